@@ -1,0 +1,52 @@
+#!/bin/bash
+# install-deps.sh - install the Debian packages the project needs, only those missing.
+#
+# Idempotent: asks dpkg which packages are installed and calls apt-get only for
+# the missing ones, saying which. Needs root (the README's set-up runs as root).
+set -eu
+
+PACKAGES="
+linux-source-6.1
+qemu-system-x86
+libtracefs-dev
+libtraceevent-dev
+libtracecmd-dev
+trace-cmd
+busybox-static
+gcc
+make
+flex
+bison
+bc
+libelf-dev
+libssl-dev
+cpio
+xz-utils
+python3
+python3-matplotlib
+libcunit1-dev
+clang
+pkg-config
+"
+
+missing=""
+for pkg in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $pkg"
+	fi
+done
+
+if [ -z "$missing" ]; then
+	exit 0
+fi
+
+echo "install-deps: installing:$missing"
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: need root to install packages" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "install-deps: done"
