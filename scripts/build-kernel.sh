@@ -1,0 +1,162 @@
+#!/bin/bash
+# build-kernel.sh - build a guest kernel: TREE (stock|patched) with a config VARIANT.
+#
+# usage: build-kernel.sh TREE VARIANT [MAKE TARGET...]   (default target: bzImage)
+#
+# Source trees live in build/kernel/src/TREE, pristine apart from the series;
+# objects go to build/kernel/obj/TREE-VARIANT (make O=), so one patched tree
+# serves every config variant. A tree is re-extracted only when the tarball
+# changes; a changed series is reverse-applied and re-applied, so only the
+# files the patches touch get rebuilt.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+build=${BUILD_DIR:-$top/build}/kernel
+patches=$top/kernel-patches
+configs=$top/guest-image/config
+verbose=${V:-0}
+
+tree=${1:?usage: build-kernel.sh TREE VARIANT [TARGET...]}
+variant=${2:?usage: build-kernel.sh TREE VARIANT [TARGET...]}
+shift 2
+targets=${*:-bzImage}
+
+say() { echo "  $*" >&2; }
+die() { echo "build-kernel: $*" >&2; exit 1; }
+
+case "$tree" in stock|patched) ;; *) die "unknown tree '$tree' (stock or patched)";; esac
+[ -f "$configs/$variant.config" ] || die "unknown config variant '$variant' (no $configs/$variant.config)"
+[ -f "$tarball" ] || die "$tarball not found: install linux-source-6.1"
+
+src=$build/src/$tree
+obj=$build/obj/$tree-$variant
+base_version=$(sed -n 's/^# base: *//p' "$patches/series")
+
+# series_patches - the patch files named by the series, in order
+series_patches() {
+	grep -v -e '^#' -e '^[[:space:]]*$' "$patches/series" || true
+}
+
+# run - run a long command quietly into a log, or verbosely with V=1
+run() {
+	local log=$1
+	shift
+	if [ "$verbose" = 1 ]; then
+		"$@"
+	elif ! "$@" >"$log" 2>&1; then
+		tail -n 40 "$log" >&2
+		die "failed: $* (full log: $log)"
+	fi
+}
+
+check_version() {
+	local v
+	v=$(awk '/^VERSION =/{a=$3} /^PATCHLEVEL =/{b=$3} /^SUBLEVEL =/{c=$3} END{print a "." b "." c}' "$1/Makefile")
+	[ "$v" = "$base_version" ] ||
+		die "$tarball holds Linux $v but the series targets $base_version"
+}
+
+extract() {
+	say "EXTRACT $tarball -> $src"
+	rm -rf "$src" "$src.tmp"
+	mkdir -p "$src.tmp"
+	# -m: fresh mtimes, so objects of an older tree in $obj are rebuilt.
+	tar -C "$src.tmp" -m -xf "$tarball"
+	check_version "$src.tmp/linux-source-6.1"
+	mv "$src.tmp/linux-source-6.1" "$src"
+	rmdir "$src.tmp"
+	mkdir -p "$src/.tickstat"
+	stat -c '%s %Y' "$tarball" >"$src/.tickstat/tarball"
+}
+
+apply_series() {
+	local p applied=$src/.tickstat/applied
+	rm -rf "$applied"
+	mkdir -p "$applied"
+	for p in $(series_patches); do
+		say "PATCH $p"
+		patch -d "$src" -p1 -s -N --no-backup-if-mismatch <"$patches/$p" ||
+			die "$p does not apply to $base_version"
+		cp "$patches/$p" "$applied/"
+		echo "$p" >>"$applied/order"
+	done
+	touch "$applied/order"
+}
+
+unapply_series() {
+	local p applied=$src/.tickstat/applied
+	[ -f "$applied/order" ] || return 1
+	for p in $(tac "$applied/order"); do
+		patch -d "$src" -p1 -R -s --no-backup-if-mismatch <"$applied/$p" >/dev/null || return 1
+	done
+}
+
+series_changed() {
+	local p applied=$src/.tickstat/applied
+	[ -f "$applied/order" ] || return 0
+	[ "$(series_patches)" = "$(cat "$applied/order")" ] || return 0
+	for p in $(series_patches); do
+		cmp -s "$patches/$p" "$applied/$p" || return 0
+	done
+	return 1
+}
+
+prepare_source() {
+	if [ ! -f "$src/.tickstat/tarball" ] ||
+	   [ "$(stat -c '%s %Y' "$tarball")" != "$(cat "$src/.tickstat/tarball")" ]; then
+		extract
+		[ "$tree" = patched ] && apply_series
+		return 0
+	fi
+	[ "$tree" = patched ] || return 0
+	series_changed || return 0
+	say "SERIES changed: re-applying"
+	if ! unapply_series; then
+		say "SERIES could not be reversed cleanly: re-extracting"
+		extract
+	fi
+	apply_series
+}
+
+# configure - tinyconfig + base + variant; .config is replaced only when it changes
+configure() {
+	local tmp=$obj/.config.new
+	mkdir -p "$obj"
+	run "$obj/config-tiny.log" make -C "$src" O="$obj" KCONFIG_CONFIG="$tmp" tinyconfig
+	run "$obj/config-merge.log" env KCONFIG_CONFIG="$tmp" \
+		"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$tmp" \
+		"$configs/base.config" "$configs/$variant.config"
+	run "$obj/config-old.log" make -C "$src" O="$obj" KCONFIG_CONFIG="$tmp" olddefconfig
+	if cmp -s "$tmp" "$obj/.config"; then
+		rm -f "$tmp"
+	else
+		say "CONFIG $tree-$variant"
+		mv "$tmp" "$obj/.config"
+	fi
+	rm -f "$tmp.old"
+	check_fragment
+}
+
+# check_fragment - every option the fragments set must survive olddefconfig
+check_fragment() {
+	local line opt missing=""
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			grep -qx "$line" "$obj/.config" || missing="$missing $line";;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			opt=${opt%% *}
+			! grep -q "^$opt=" "$obj/.config" || missing="$missing !$opt";;
+		esac
+	done < <(cat "$configs/base.config" "$configs/$variant.config")
+	[ -z "$missing" ] || die "config $tree-$variant lacks:$missing"
+}
+
+mkdir -p "$build"
+prepare_source
+configure
+say "BUILD $tree-$variant $targets"
+# shellcheck disable=SC2086
+run "$obj/build.log" make -C "$src" O="$obj" -j"$(nproc)" $targets
