@@ -1,0 +1,65 @@
+# tickstat: make every tick-stop decision observable.
+#
+#   make demo    build everything, boot the patched kernel, record a scenario, report
+#   make check   all tests (host and guest)
+#   make shell   an interactive guest (patched kernel; TREE=stock for the other)
+#
+# V=1 shows the commands and the kernel build output.
+
+BUILD := build
+TREE ?= patched
+VARIANT ?= nohz_full
+V ?= 0
+export V
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/tests/workloads/%,$(wildcard tests/workloads/*.c))
+KERNELS := $(BUILD)/kernel/obj/stock-nohz_full/arch/x86/boot/bzImage \
+	   $(BUILD)/kernel/obj/patched-nohz_full/arch/x86/boot/bzImage
+INITRAMFS := $(BUILD)/initramfs.cpio.gz
+
+.PHONY: all deps kernel kernel-stock kernel-patched image workloads demo check \
+	check-host check-guest shell clean distclean
+
+all: kernel image
+
+deps:
+	$(Q)scripts/install-deps.sh
+
+# The kernel build is incremental inside build-kernel.sh: make decides per object.
+kernel: kernel-stock kernel-patched
+kernel-stock kernel-patched: kernel-%: deps
+	$(Q)scripts/build-kernel.sh $* nohz_full
+
+workloads: $(WORKLOADS)
+$(BUILD)/tests/workloads/%: tests/workloads/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"
+	$(Q)gcc -O2 -Wall -Wextra -Werror -static -o $@ $<
+
+image: $(INITRAMFS)
+$(INITRAMFS): guest-image/manifest guest-image/init guest-image/initramfs.py $(WORKLOADS) \
+		tests/workloads/loc-delta
+	@echo "  INITRAMFS $@"
+	$(Q)guest-image/initramfs.py guest-image/manifest $@
+
+demo: deps kernel image
+	$(Q)tests/demo.sh
+
+check: deps kernel image
+	$(Q)tests/run-tests
+
+shell: deps image
+	$(Q)scripts/build-kernel.sh $(TREE) $(VARIANT)
+	$(Q)guest-image/run-guest --tree $(TREE) --variant $(VARIANT) --shell
+
+clean:
+	rm -rf $(BUILD)/tests $(INITRAMFS)
+
+distclean:
+	rm -rf $(BUILD)
