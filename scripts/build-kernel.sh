@@ -138,19 +138,24 @@ configure() {
 	check_fragment
 }
 
-# check_fragment - every option the fragments set must survive olddefconfig
+# check_fragment - every option the fragments set (the variant's setting
+# winning over the base's) must survive olddefconfig
 check_fragment() {
 	local line opt missing=""
+	declare -A want
 	while IFS= read -r line; do
 		case "$line" in
-		CONFIG_*=*)
-			grep -qx "$line" "$obj/.config" || missing="$missing $line";;
-		"# CONFIG_"*" is not set")
-			opt=${line#\# }
-			opt=${opt%% *}
-			! grep -q "^$opt=" "$obj/.config" || missing="$missing !$opt";;
+		CONFIG_*=*) want[${line%%=*}]=$line;;
+		"# CONFIG_"*" is not set") opt=${line#\# }; want[${opt%% *}]=$line;;
 		esac
 	done < <(cat "$configs/base.config" "$configs/$variant.config")
+	for opt in "${!want[@]}"; do
+		line=${want[$opt]}
+		case "$line" in
+		CONFIG_*) grep -qx "$line" "$obj/.config" || missing="$missing $line";;
+		*) ! grep -q "^$opt=" "$obj/.config" || missing="$missing !$opt";;
+		esac
+	done
 	[ -z "$missing" ] || die "config $tree-$variant lacks:$missing"
 }
 

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-freq - hold a frequency-mode perf event open for a while.
+ *
+ * usage: perf-freq [-c CPU] [-d SECONDS]
+ *
+ * Opens a software context-switch event in frequency mode (sample_freq 100)
+ * on itself, running on CPU (default: no pinning), and sleeps. Any such event
+ * sets the global PERF_EVENTS tick dependency in 6.1. (Not cpu-clock: the
+ * hrtimer-based software events turn frequency mode into a fixed period.)
+ */
+#define _GNU_SOURCE
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	struct perf_event_attr attr;
+	double duration = 1;
+	int cpu = -1, opt, fd;
+	cpu_set_t set;
+
+	while ((opt = getopt(argc, argv, "c:d:")) != -1) {
+		switch (opt) {
+		case 'c':
+			cpu = atoi(optarg);
+			break;
+		case 'd':
+			duration = atof(optarg);
+			break;
+		default:
+			fprintf(stderr, "usage: perf-freq [-c CPU] [-d SECONDS]\n");
+			return 1;
+		}
+	}
+	if (cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			perror("perf-freq: sched_setaffinity");
+			return 1;
+		}
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	attr.freq = 1;
+	attr.sample_freq = 100;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		perror("perf-freq: perf_event_open");
+		return 1;
+	}
+	printf("perf-freq: pid %d\n", getpid());
+	fflush(stdout);
+	usleep(duration * 1e6);
+	close(fd);
+	return 0;
+}
