@@ -37,7 +37,7 @@ kernel-stock kernel-patched: kernel-%: deps
 	$(Q)scripts/build-kernel.sh $* nohz_full
 
 workloads: $(WORKLOADS)
-$(BUILD)/tests/workloads/%: tests/workloads/%.c
+$(BUILD)/tests/workloads/%: tests/workloads/%.c tests/workloads/workload.h
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
 	$(Q)gcc -O2 -Wall -Wextra -Werror -static -o $@ $<

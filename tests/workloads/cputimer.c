@@ -22,19 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-	struct timespec ts;
+#include "workload.h"
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
-static void spin_until(double deadline)
-{
-	while (now() < deadline)
-		;
-}
 
 static void usage(void)
 {
@@ -48,7 +38,6 @@ int main(int argc, char **argv)
 	const char *kind = NULL;
 	int cpu = -1, opt;
 	timer_t timer;
-	cpu_set_t set;
 
 	while ((opt = getopt(argc, argv, "c:k:d:a:")) != -1) {
 		switch (opt) {
@@ -73,12 +62,8 @@ int main(int argc, char **argv)
 	if (armed < 0)
 		armed = duration / 2;
 
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("cputimer: sched_setaffinity");
+	if (pin_to_cpu("cputimer", cpu))
 		return 1;
-	}
 	/* The timer fires far beyond the run: only its being armed matters */
 	signal(SIGPROF, SIG_IGN);
 	printf("cputimer: pid %d\n", getpid());

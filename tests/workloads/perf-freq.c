@@ -18,12 +18,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "workload.h"
+
 int main(int argc, char **argv)
 {
 	struct perf_event_attr attr;
 	double duration = 1;
 	int cpu = -1, opt, fd;
-	cpu_set_t set;
 
 	while ((opt = getopt(argc, argv, "c:d:")) != -1) {
 		switch (opt) {
@@ -38,14 +39,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (cpu >= 0) {
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
-			perror("perf-freq: sched_setaffinity");
-			return 1;
-		}
-	}
+	if (pin_to_cpu("perf-freq", cpu))
+		return 1;
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_SOFTWARE;

@@ -19,13 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-	struct timespec ts;
+#include "workload.h"
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void usage(int status)
 {
@@ -50,17 +45,11 @@ static double parse_seconds(const char *arg)
 	return v;
 }
 
-static void spin_until(double deadline)
-{
-	while (now() < deadline)
-		;
-}
 
 int main(int argc, char **argv)
 {
 	double duration = 1, delay = 0, deadline;
 	int cpu = -1, tasks = 1, opt, i, status = 0;
-	cpu_set_t set;
 
 	while ((opt = getopt(argc, argv, "c:n:d:D:h")) != -1) {
 		switch (opt) {
@@ -88,14 +77,8 @@ int main(int argc, char **argv)
 	if (optind != argc)
 		usage(1);
 
-	if (cpu >= 0) {
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
-			fprintf(stderr, "spin: cannot pin to CPU %d: %s\n", cpu, strerror(errno));
-			return 1;
-		}
-	}
+	if (pin_to_cpu("spin", cpu))
+		return 1;
 	if (delay > 0)
 		usleep(delay * 1e6);
 	deadline = now() + duration;
