@@ -22,11 +22,13 @@ WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/tests/workloads/%,$(wildcar
 KERNELS := $(BUILD)/kernel/obj/stock-nohz_full/arch/x86/boot/bzImage \
 	   $(BUILD)/kernel/obj/patched-nohz_full/arch/x86/boot/bzImage
 INITRAMFS := $(BUILD)/initramfs.cpio.gz
+TICKSTAT := $(BUILD)/tools/tickstat/tickstat
+TICKSTAT_SRC := $(wildcard tools/tickstat/src/*.[ch]) tools/tickstat/Makefile
 
-.PHONY: all deps kernel kernel-stock kernel-patched image workloads demo check \
+.PHONY: all deps kernel kernel-stock kernel-patched image workloads tickstat demo check \
 	check-host check-guest shell clean distclean
 
-all: kernel image
+all: kernel image tickstat
 
 deps:
 	$(Q)scripts/install-deps.sh
@@ -42,9 +44,14 @@ $(BUILD)/tests/workloads/%: tests/workloads/%.c tests/workloads/workload.h
 	@echo "  CC $@"
 	$(Q)gcc -O2 -Wall -Wextra -Werror -static -o $@ $<
 
+tickstat: $(TICKSTAT)
+$(TICKSTAT): $(TICKSTAT_SRC)
+	@echo "  CC $@"
+	$(Q)$(MAKE) -s -C tools/tickstat O=$(CURDIR)/$(BUILD)/tools/tickstat
+
 image: $(INITRAMFS)
 $(INITRAMFS): guest-image/manifest guest-image/init guest-image/initramfs.py $(WORKLOADS) \
-		tests/workloads/loc-delta
+		tests/workloads/loc-delta $(TICKSTAT)
 	@echo "  INITRAMFS $@"
 	$(Q)guest-image/initramfs.py guest-image/manifest $@
 

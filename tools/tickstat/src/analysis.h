@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * analysis.h - the per-CPU state machine and the metrics it aggregates.
+ *
+ * Each CPU is at any time in one tick state (unknown, running, stopped) and
+ * one idle state (unknown, busy, idle).  Events move the state; the time
+ * between two events is charged to the state that held during it.  While
+ * the tick runs, the reasons reported by the last decision are charged too.
+ * docs/metrics.md defines every number kept here.
+ */
+#ifndef TICKSTAT_ANALYSIS_H
+#define TICKSTAT_ANALYSIS_H
+
+#include <stdint.h>
+
+#include "event.h"
+#include "hist.h"
+
+#define TS_MAX_CPUS		1024
+#define TS_MAX_REASONS		64
+#define TS_MAX_ACTIVE		(TS_DEP_BITS * 4 + 1)
+#define TS_MAX_CULPRITS		256
+#define TS_MAX_CALLERS		256
+
+enum ts_tick_state { TS_TICK_UNKNOWN, TS_TICK_RUNNING, TS_TICK_STOPPED, TS_NR_TICK };
+enum ts_idle_state { TS_IDLE_UNKNOWN, TS_IDLE_BUSY, TS_IDLE_IDLE, TS_NR_IDLE };
+
+enum ts_reason_class {
+	TS_RC_NONE,		/* the tick runs and no decision said why */
+	TS_RC_DEP,		/* a tick dependency bit (value), in a scope */
+	TS_RC_RETAIN,		/* a tick_retain reason (value) */
+};
+
+struct ts_reason {
+	int class;
+	int scope;		/* TS_RC_DEP only */
+	int value;
+	uint64_t time_ns;	/* time during which it held the tick */
+	uint64_t events;	/* decisions that reported it */
+};
+
+/* The capabilities of the kernel that produced the stream. */
+struct ts_caps {
+	int tick_stop;		/* timer:tick_stop present */
+	int scopes;		/* tick_stop has the per-scope masks */
+	int retain;
+	int restart;
+	int dep_events;
+	int sched_switch;
+	int tick_expiry;	/* hrtimer_expire_entry and tick_sched_timer */
+};
+
+struct ts_cpu;
+
+/* One constant-state stretch of one CPU, for the CSV timeline. */
+struct ts_segment {
+	int cpu;
+	uint64_t start;
+	uint64_t end;
+	enum ts_tick_state tick;
+	enum ts_idle_state idle;
+	const struct ts_cpu *owner;
+	const int *reasons;		/* indexes into owner->reasons */
+	int nr_reasons;
+};
+
+struct ts_cpu {
+	int cpu;
+	int active;			/* monitored, or seen in the stream */
+	int nohz_full;			/* -1 unknown, else 0/1 */
+
+	/* state machine */
+	enum ts_tick_state tick;
+	enum ts_idle_state idle;
+	uint64_t last_ts;
+	int started;			/* any event processed */
+	int active_reasons[TS_MAX_ACTIVE];
+	int nr_active;
+	uint64_t stop_start;
+	int stop_censored;		/* stopped since before the window */
+	int sched_detail;		/* last SCHED sub-reason for this CPU */
+
+	/* the timeline segment not yet emitted */
+	struct ts_segment seg;
+	int seg_reasons[TS_MAX_ACTIVE];
+	int seg_valid;
+
+	/* metrics */
+	uint64_t time[TS_NR_TICK][TS_NR_IDLE];
+	struct ts_reason reasons[TS_MAX_REASONS];
+	int nr_reasons;
+	uint64_t reasons_dropped;	/* events whose reason did not fit */
+	struct ts_hist stopped;
+	uint64_t stopped_open;		/* intervals cut by the window */
+	uint64_t open_total_ns;
+	uint64_t restarts[TS_NR_RESTART_CAUSES + 1];	/* +1: other values */
+	uint64_t ticks;
+	uint64_t ticks_stopped;		/* tick timer fired while stopped */
+	uint64_t stop_success;
+	uint64_t stop_fail;
+	uint64_t events;
+	uint64_t lost_events;
+	uint64_t lost_unknown;		/* gaps of an unknown size */
+};
+
+struct ts_culprit {
+	int cpu;			/* -1: every CPU (global scope) */
+	unsigned int bit;
+	int scope;
+	int target;
+	int sched;
+	int pid;
+	uint64_t caller;
+	uint64_t sets;
+	uint64_t clears;
+};
+
+struct ts_symbol {
+	uint64_t addr;
+	char *name;
+};
+
+typedef void (*ts_segment_fn)(void *ctx, const struct ts_segment *seg);
+typedef void (*ts_tick_fn)(void *ctx, int cpu, uint64_t ts);
+
+struct ts_analysis {
+	struct ts_caps caps;
+	uint64_t win_start;
+	uint64_t win_end;
+	int win_start_known;
+	uint64_t snapshot_ts;		/* 0: no initial-state snapshot */
+	int nr_cpus;			/* highest CPU + 1 */
+	struct ts_cpu *cpus[TS_MAX_CPUS];
+	int restrict_cpus;		/* only monitored CPUs are reported */
+
+	struct ts_culprit culprits[TS_MAX_CULPRITS];
+	int nr_culprits;
+	uint64_t culprits_dropped;
+
+	struct ts_symbol callers[TS_MAX_CALLERS];
+	int nr_callers;
+
+	/* comm of a pid, as far as the stream told */
+	struct ts_comm { int pid; char comm[16]; } *comms;
+	int nr_comms;
+	int comm_slots;
+
+	/* metadata from the source, for the reports */
+	char source_kind[16];
+	char source_path[256];
+	char kernel[128];
+	char clock[32];
+	char nohz_full[128];
+	uint64_t overrun;		/* ring-buffer overruns the kernel counted */
+
+	ts_segment_fn on_segment;
+	ts_tick_fn on_tick;
+	void *out_ctx;
+};
+
+void ts_analysis_init(struct ts_analysis *an);
+void ts_analysis_free(struct ts_analysis *an);
+struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu);
+void ts_analysis_monitor(struct ts_analysis *an, int cpu);
+void ts_analysis_set_initial(struct ts_analysis *an, int cpu,
+			     enum ts_tick_state tick, enum ts_idle_state idle);
+int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev);
+void ts_analysis_finish(struct ts_analysis *an, uint64_t end);
+
+void ts_comm_set(struct ts_analysis *an, int pid, const char *comm);
+const char *ts_comm_get(const struct ts_analysis *an, int pid);
+void ts_caller_set(struct ts_analysis *an, uint64_t addr, const char *name);
+const char *ts_caller_get(const struct ts_analysis *an, uint64_t addr);
+
+const char *ts_reason_name(const struct ts_reason *r, char *buf, int len);
+int ts_reason_matches(const struct ts_reason *r, const char *spec);
+const char *ts_tick_state_name(enum ts_tick_state s);
+const char *ts_idle_state_name(enum ts_idle_state s);
+
+/* derived numbers */
+uint64_t ts_cpu_window_ns(const struct ts_analysis *an);
+uint64_t ts_cpu_tick_ns(const struct ts_cpu *c, enum ts_tick_state t);
+uint64_t ts_cpu_idle_ns(const struct ts_cpu *c, enum ts_idle_state i);
+double ts_share(uint64_t part, uint64_t whole);
+
+#endif

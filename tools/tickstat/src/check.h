@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * check.h - CI verdicts: predicates over the per-CPU metrics.
+ */
+#ifndef TICKSTAT_CHECK_H
+#define TICKSTAT_CHECK_H
+
+#include <stdio.h>
+
+#include "analysis.h"
+
+#define TS_MAX_FORBID	16
+
+struct ts_check_opts {
+	double min_busy_share;		/* percent; < 0: not checked */
+	double min_idle_share;
+	double min_window_share;
+	double max_tick_rate;		/* Hz; < 0: not checked */
+	double max_unknown;		/* percent of the window */
+	char *forbid[TS_MAX_FORBID];
+	int nr_forbid;
+	int allow_lost;
+};
+
+enum ts_status { TS_PASS, TS_FAIL, TS_NOT_APPLICABLE };
+
+struct ts_verdict_item {
+	int cpu;
+	char name[32];
+	enum ts_status status;
+	char detail[192];
+};
+
+struct ts_verdict {
+	struct ts_verdict_item *items;
+	int nr;
+	int failed;
+};
+
+void ts_check_opts_init(struct ts_check_opts *o);
+int ts_check_run(const struct ts_analysis *an, const struct ts_check_opts *o,
+		 struct ts_verdict *v);
+void ts_verdict_free(struct ts_verdict *v);
+void ts_verdict_table(FILE *f, const struct ts_verdict *v);
+void ts_verdict_junit(FILE *f, const struct ts_verdict *v);
+const char *ts_status_name(enum ts_status s);
+
+#endif

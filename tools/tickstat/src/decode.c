@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * decode.c - raw trace records to struct ts_event, for every source.
+ *
+ * Fields are looked up once per stream; each read is bounds-checked
+ * against the record, because recordings come from files we do not trust.
+ */
+#include <string.h>
+
+#include "decode.h"
+
+static struct tep_event *find_event(struct tep_handle *tep, const char *sys,
+				    const char *name, int *id)
+{
+	struct tep_event *ev = tep_find_event_by_name(tep, sys, name);
+
+	*id = ev ? ev->id : -1;
+	return ev;
+}
+
+static struct tep_format_field *field(struct tep_event *ev, const char *name)
+{
+	return ev ? tep_find_field(ev, name) : NULL;
+}
+
+/*
+ * ts_decoder_init - look up the events and fields the stream provides.
+ * Fills caps with what the kernel that produced the stream can tell.
+ * Returns 0, or -1 when not even timer:tick_stop is there.
+ */
+int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps *caps)
+{
+	struct tep_event *stop, *retain, *restart, *set, *clr, *sw, *hrt;
+	struct tep_format_field **f = d->field;
+	uint64_t tick_fn = d->tick_fn;
+
+	memset(d, 0, sizeof(*d));
+	d->tep = tep;
+	d->tick_fn = tick_fn;
+	stop = find_event(tep, "timer", "tick_stop", &d->id_stop);
+	retain = find_event(tep, "timer", "tick_retain", &d->id_retain);
+	restart = find_event(tep, "timer", "tick_restart", &d->id_restart);
+	set = find_event(tep, "timer", "tick_dep_set", &d->id_dep_set);
+	clr = find_event(tep, "timer", "tick_dep_clear", &d->id_dep_clear);
+	sw = find_event(tep, "sched", "sched_switch", &d->id_switch);
+	hrt = find_event(tep, "timer", "hrtimer_expire_entry", &d->id_hrtimer);
+
+	f[F_STOP_SUCCESS] = field(stop, "success");
+	f[F_STOP_DEP] = field(stop, "dependency");
+	f[F_STOP_GLOBAL] = field(stop, "global_deps");
+	f[F_STOP_CPU] = field(stop, "cpu_deps");
+	f[F_STOP_TASK] = field(stop, "task_deps");
+	f[F_STOP_PROCESS] = field(stop, "process_deps");
+	f[F_RETAIN_REASON] = field(retain, "reason");
+	f[F_RETAIN_DELTA] = field(retain, "delta_ns");
+	f[F_RESTART_STOPPED] = field(restart, "stopped_ns");
+	f[F_RESTART_IDLE] = field(restart, "idle");
+	f[F_RESTART_CAUSE] = field(restart, "cause");
+	f[F_DEP_DEP] = field(set, "dependency");
+	f[F_DEP_SCOPE] = field(set, "scope");
+	f[F_DEP_TARGET] = field(set, "target");
+	f[F_DEP_SCHED] = field(set, "sched");
+	f[F_DEP_CALLER] = field(set, "caller");
+	f[F_CLR_DEP] = field(clr, "dependency");
+	f[F_CLR_SCOPE] = field(clr, "scope");
+	f[F_CLR_TARGET] = field(clr, "target");
+	f[F_CLR_SCHED] = field(clr, "sched");
+	f[F_CLR_CALLER] = field(clr, "caller");
+	f[F_SW_PREV_COMM] = field(sw, "prev_comm");
+	f[F_SW_PREV_PID] = field(sw, "prev_pid");
+	f[F_SW_NEXT_COMM] = field(sw, "next_comm");
+	f[F_SW_NEXT_PID] = field(sw, "next_pid");
+	f[F_HRT_FUNCTION] = field(hrt, "function");
+	f[F_PID] = stop ? tep_find_common_field(stop, "common_pid") : NULL;
+
+	memset(caps, 0, sizeof(*caps));
+	caps->tick_stop = f[F_STOP_SUCCESS] && f[F_STOP_DEP];
+	caps->scopes = f[F_STOP_GLOBAL] && f[F_STOP_CPU] && f[F_STOP_TASK] &&
+		       f[F_STOP_PROCESS];
+	caps->retain = f[F_RETAIN_REASON] && f[F_RETAIN_DELTA];
+	caps->restart = f[F_RESTART_STOPPED] && f[F_RESTART_IDLE] &&
+			f[F_RESTART_CAUSE];
+	caps->dep_events = f[F_DEP_DEP] && f[F_DEP_SCOPE] && f[F_DEP_TARGET] &&
+			   f[F_DEP_SCHED] && f[F_DEP_CALLER] && f[F_CLR_DEP] &&
+			   f[F_CLR_SCOPE] && f[F_CLR_TARGET] && f[F_CLR_SCHED] &&
+			   f[F_CLR_CALLER];
+	caps->sched_switch = f[F_SW_PREV_PID] && f[F_SW_NEXT_PID] &&
+			     f[F_SW_PREV_COMM] && f[F_SW_NEXT_COMM];
+	caps->tick_expiry = !!f[F_HRT_FUNCTION];
+	return caps->tick_stop ? 0 : -1;
+}
+
+/* Read a numeric field, refusing fields that lie outside the record. */
+static int num(struct ts_decoder *d, enum ts_field_id id, struct tep_record *rec,
+	       unsigned long long *val)
+{
+	struct tep_format_field *f = d->field[id];
+
+	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
+	    f->offset + f->size > rec->size)
+		return -1;
+	return tep_read_number_field(f, rec->data, val);
+}
+
+static int comm(struct ts_decoder *d, enum ts_field_id id, struct tep_record *rec,
+		char *buf, int len)
+{
+	struct tep_format_field *f = d->field[id];
+	int n;
+
+	if (!f || f->offset < 0 || f->size <= 0 || f->offset + f->size > rec->size)
+		return -1;
+	n = f->size < len - 1 ? f->size : len - 1;
+	memcpy(buf, (char *)rec->data + f->offset, n);
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Is this hrtimer callback the tick's own, tick_sched_timer()? */
+static int is_tick_fn(struct ts_decoder *d, uint64_t addr)
+{
+	const char *name;
+	int is_tick;
+
+	if (d->tick_fn)
+		return addr == d->tick_fn;
+	for (int i = 0; i < TS_FN_CACHE; i++)
+		if (d->fn_cache[i].addr == addr)
+			return d->fn_cache[i].is_tick;
+	name = tep_find_function(d->tep, addr);
+	is_tick = name && !strcmp(name, "tick_sched_timer") &&
+		  tep_find_function_address(d->tep, addr) == addr;
+	d->fn_cache[d->fn_next].addr = addr;
+	d->fn_cache[d->fn_next].is_tick = is_tick;
+	d->fn_next = (d->fn_next + 1) % TS_FN_CACHE;
+	return is_tick;
+}
+
+static int decode_stop(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
+{
+	static const enum ts_field_id scope_field[4] = {
+		F_STOP_GLOBAL, F_STOP_CPU, F_STOP_TASK, F_STOP_PROCESS,
+	};
+	unsigned long long v;
+
+	ev->kind = TS_EV_TICK_STOP;
+	if (num(d, F_STOP_SUCCESS, rec, &v))
+		return -1;
+	ev->stop.success = (int)v;
+	if (num(d, F_STOP_DEP, rec, &v))
+		return -1;
+	ev->stop.dependency = (unsigned int)v;
+	ev->stop.has_scopes = !!d->field[F_STOP_GLOBAL];
+	for (int s = 0; ev->stop.has_scopes && s < 4; s++) {
+		if (num(d, scope_field[s], rec, &v))
+			return -1;
+		ev->stop.deps[s] = (unsigned int)v;
+	}
+	return 0;
+}
+
+static int decode_dep(struct ts_decoder *d, struct tep_record *rec,
+		      struct ts_event *ev, int clear)
+{
+	int base = clear ? F_CLR_DEP : F_DEP_DEP;
+	unsigned long long v[5];
+
+	for (int i = 0; i < 5; i++)
+		if (num(d, base + i, rec, &v[i]))
+			return -1;
+	ev->kind = clear ? TS_EV_DEP_CLEAR : TS_EV_DEP_SET;
+	ev->dep.dependency = (unsigned int)v[0];
+	/* kernel scopes start at 1 (TICK_DEP_SCOPE_GLOBAL) */
+	ev->dep.scope = (int)v[1] >= 1 && (int)v[1] <= 4 ? (int)v[1] - 1 : TS_SCOPE_UNKNOWN;
+	ev->dep.target = (int)v[2];
+	ev->dep.sched = (int)v[3];
+	ev->dep.caller = v[4];
+	return 0;
+}
+
+static int decode_switch(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
+{
+	unsigned long long prev, next;
+
+	if (num(d, F_SW_PREV_PID, rec, &prev) || num(d, F_SW_NEXT_PID, rec, &next))
+		return -1;
+	ev->kind = TS_EV_SWITCH;
+	ev->sw.prev_pid = (int)prev;
+	ev->sw.next_pid = (int)next;
+	if (comm(d, F_SW_PREV_COMM, rec, ev->sw.prev_comm, sizeof(ev->sw.prev_comm)) ||
+	    comm(d, F_SW_NEXT_COMM, rec, ev->sw.next_comm, sizeof(ev->sw.next_comm)))
+		return -1;
+	return 0;
+}
+
+/*
+ * ts_decode - decode one record.
+ * Returns 1 with *ev filled, 0 for a record of no interest, -1 for a record
+ * too short for its format (counted in bad_records).
+ */
+int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
+{
+	unsigned long long v, w, x;
+	int type, ret = 0;
+
+	if (rec->size < 8)
+		goto bad;
+	type = tep_data_type(d->tep, rec);
+	if (type < 0)
+		return 0;
+	memset(ev, 0, sizeof(*ev));
+	ev->cpu = rec->cpu;
+	ev->ts = rec->ts;
+	if (!num(d, F_PID, rec, &v))
+		ev->pid = (int)v;
+
+	if (type == d->id_stop) {
+		ret = decode_stop(d, rec, ev);
+	} else if (type == d->id_retain) {
+		if (num(d, F_RETAIN_REASON, rec, &v) || num(d, F_RETAIN_DELTA, rec, &w))
+			goto bad;
+		ev->kind = TS_EV_TICK_RETAIN;
+		ev->retain.reason = (int)v;
+		ev->retain.delta_ns = (int64_t)w;
+	} else if (type == d->id_restart) {
+		if (num(d, F_RESTART_STOPPED, rec, &v) || num(d, F_RESTART_IDLE, rec, &w) ||
+		    num(d, F_RESTART_CAUSE, rec, &x))
+			goto bad;
+		ev->kind = TS_EV_TICK_RESTART;
+		ev->restart.stopped_ns = (int64_t)v;
+		ev->restart.idle = (int)w;
+		ev->restart.cause = (int)x;
+	} else if (type == d->id_dep_set || type == d->id_dep_clear) {
+		ret = decode_dep(d, rec, ev, type == d->id_dep_clear);
+	} else if (type == d->id_switch) {
+		ret = decode_switch(d, rec, ev);
+	} else if (type == d->id_hrtimer) {
+		if (num(d, F_HRT_FUNCTION, rec, &v))
+			goto bad;
+		if (!is_tick_fn(d, v))
+			return 0;
+		ev->kind = TS_EV_TICK;
+	} else {
+		return 0;
+	}
+	if (ret)
+		goto bad;
+	return 1;
+bad:
+	d->bad_records++;
+	return -1;
+}

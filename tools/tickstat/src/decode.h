@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * decode.h - turn raw trace records into struct ts_event.
+ *
+ * Every source (live, recording, trace.dat) hands its records to the same
+ * decoder, built once from the event formats the source carries.
+ */
+#ifndef TICKSTAT_DECODE_H
+#define TICKSTAT_DECODE_H
+
+#include <traceevent/event-parse.h>
+
+#include "analysis.h"
+#include "event.h"
+
+enum ts_field_id {
+	F_STOP_SUCCESS, F_STOP_DEP, F_STOP_GLOBAL, F_STOP_CPU, F_STOP_TASK,
+	F_STOP_PROCESS,
+	F_RETAIN_REASON, F_RETAIN_DELTA,
+	F_RESTART_STOPPED, F_RESTART_IDLE, F_RESTART_CAUSE,
+	F_DEP_DEP, F_DEP_SCOPE, F_DEP_TARGET, F_DEP_SCHED, F_DEP_CALLER,
+	F_CLR_DEP, F_CLR_SCOPE, F_CLR_TARGET, F_CLR_SCHED, F_CLR_CALLER,
+	F_SW_PREV_COMM, F_SW_PREV_PID, F_SW_NEXT_COMM, F_SW_NEXT_PID,
+	F_HRT_FUNCTION,
+	F_PID,
+	TS_NR_FIELDS,
+};
+
+#define TS_FN_CACHE	8
+
+struct ts_decoder {
+	struct tep_handle *tep;
+	int id_stop, id_retain, id_restart, id_dep_set, id_dep_clear;
+	int id_switch, id_hrtimer;
+	struct tep_format_field *field[TS_NR_FIELDS];
+	uint64_t tick_fn;		/* address of tick_sched_timer, 0 unknown */
+	struct { uint64_t addr; int is_tick; } fn_cache[TS_FN_CACHE];
+	int fn_next;
+	uint64_t bad_records;		/* records too short for their format */
+};
+
+int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps *caps);
+int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev);
+
+#endif

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * event.h - the decoded tick event: the one stream every input becomes.
+ *
+ * Live ring buffers, tickstat recordings and trace-cmd files all produce
+ * struct ts_event; the per-CPU state machine (cpu_state.c) consumes it.
+ * The stream must be in timestamp order per CPU; order across CPUs does
+ * not matter.
+ */
+#ifndef TICKSTAT_EVENT_H
+#define TICKSTAT_EVENT_H
+
+#include <stdint.h>
+
+enum ts_kind {
+	TS_EV_TICK_STOP,	/* timer:tick_stop (stock and patched) */
+	TS_EV_TICK_RETAIN,	/* timer:tick_retain (patched) */
+	TS_EV_TICK_RESTART,	/* timer:tick_restart (patched) */
+	TS_EV_DEP_SET,		/* timer:tick_dep_set (patched) */
+	TS_EV_DEP_CLEAR,	/* timer:tick_dep_clear (patched) */
+	TS_EV_SWITCH,		/* sched:sched_switch: idle or busy */
+	TS_EV_TICK,		/* hrtimer_expire_entry of tick_sched_timer */
+	TS_EV_LOST,		/* the ring buffer dropped events before this */
+};
+
+/* TICK_DEP_MASK_* bits of include/linux/tick.h */
+#define TS_DEP_BITS		6
+
+/* Scopes of a dependency; UNKNOWN on kernels that do not report it. */
+enum ts_scope {
+	TS_SCOPE_GLOBAL,
+	TS_SCOPE_CPU,
+	TS_SCOPE_TASK,
+	TS_SCOPE_PROCESS,
+	TS_SCOPE_UNKNOWN,
+	TS_NR_SCOPES,
+};
+
+/* tick_restart causes; INFERRED when a stock kernel leaves it implicit */
+enum ts_restart_cause {
+	TS_RESTART_UNKNOWN,
+	TS_RESTART_IDLE_EXIT,
+	TS_RESTART_IDLE_TICK,
+	TS_RESTART_DEPENDENCY,
+	TS_NR_RESTART_CAUSES,
+};
+
+struct ts_event {
+	enum ts_kind kind;
+	int cpu;
+	uint64_t ts;		/* trace clock, ns */
+	int pid;		/* common_pid: who was running */
+	union {
+		struct {
+			int success;
+			unsigned int dependency;	/* first bit, as 6.1 */
+			int has_scopes;			/* patched fields present */
+			unsigned int deps[4];		/* per ts_scope */
+		} stop;
+		struct {
+			int reason;
+			int64_t delta_ns;
+		} retain;
+		struct {
+			int64_t stopped_ns;
+			int idle;
+			int cause;
+		} restart;
+		struct {
+			unsigned int dependency;	/* a TICK_DEP_MASK_* bit */
+			int scope;
+			int target;
+			int sched;
+			uint64_t caller;
+		} dep;
+		struct {
+			int prev_pid;
+			int next_pid;
+			char next_comm[16];
+			char prev_comm[16];
+		} sw;
+		struct {
+			uint64_t count;		/* 0: an unknown number */
+		} lost;
+	};
+};
+
+const char *ts_dep_name(unsigned int bit);
+int ts_dep_from_name(const char *name);
+const char *ts_scope_name(int scope);
+const char *ts_retain_name(int reason);
+int ts_retain_from_name(const char *name);
+const char *ts_restart_name(int cause);
+const char *ts_sched_name(int sched);
+
+#endif

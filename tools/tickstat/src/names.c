@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * names.c - names of the values the tick events carry.
+ *
+ * They match the __print_symbolic() tables of include/trace/events/timer.h
+ * in the patched kernel.  A value this table does not know (a newer kernel)
+ * is named by its number, never dropped.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "event.h"
+
+static const char * const dep_names[TS_DEP_BITS] = {
+	"POSIX_TIMER", "PERF_EVENTS", "SCHED", "CLOCK_UNSTABLE", "RCU", "RCU_EXP",
+};
+
+static const char * const scope_names[TS_NR_SCOPES] = {
+	"GLOBAL", "CPU", "TASK", "PROCESS", "UNKNOWN",
+};
+
+/* TICK_RETAIN_* values start at 1 */
+static const char * const retain_names[] = {
+	NULL, "TIMER_DUE", "RCU", "ARCH", "IRQ_WORK", "TIMER_SOFTIRQ", "OFFLINE",
+	"NOHZ_INACTIVE", "NEED_RESCHED", "SOFTIRQ", "TIMEKEEPING",
+	"NO_TIMEKEEPER",
+};
+
+#define NR_RETAIN (int)(sizeof(retain_names) / sizeof(retain_names[0]))
+
+static const char * const restart_names[TS_NR_RESTART_CAUSES] = {
+	"UNKNOWN", "IDLE_EXIT", "IDLE_TICK", "DEPENDENCY",
+};
+
+static const char * const sched_names[] = { "NONE", "DEADLINE", "RR", "CFS" };
+
+/* Names for unknown numbers: a small ring so that a caller may hold two. */
+static const char *number_name(const char *prefix, long val)
+{
+	static char ring[4][32];
+	static int next;
+	char *buf = ring[next++ & 3];
+
+	snprintf(buf, sizeof(ring[0]), "%s%ld", prefix, val);
+	return buf;
+}
+
+/* ts_dep_name - name of a dependency bit number (0 = POSIX_TIMER) */
+const char *ts_dep_name(unsigned int bit)
+{
+	if (bit < TS_DEP_BITS)
+		return dep_names[bit];
+	return number_name("DEP_BIT", bit);
+}
+
+/* ts_dep_from_name - bit number of a dependency name, or -1 */
+int ts_dep_from_name(const char *name)
+{
+	for (int i = 0; i < TS_DEP_BITS; i++)
+		if (!strcmp(name, dep_names[i]))
+			return i;
+	return -1;
+}
+
+/* ts_scope_name - name of an enum ts_scope value */
+const char *ts_scope_name(int scope)
+{
+	if (scope >= 0 && scope < TS_NR_SCOPES)
+		return scope_names[scope];
+	return "UNKNOWN";
+}
+
+/* ts_retain_name - name of a TICK_RETAIN_* value */
+const char *ts_retain_name(int reason)
+{
+	if (reason > 0 && reason < NR_RETAIN)
+		return retain_names[reason];
+	return number_name("RETAIN_", reason);
+}
+
+/* ts_retain_from_name - TICK_RETAIN_* value of a name, or -1 */
+int ts_retain_from_name(const char *name)
+{
+	for (int i = 1; i < NR_RETAIN; i++)
+		if (!strcmp(name, retain_names[i]))
+			return i;
+	return -1;
+}
+
+/* ts_restart_name - name of an enum ts_restart_cause value */
+const char *ts_restart_name(int cause)
+{
+	if (cause >= 0 && cause < TS_NR_RESTART_CAUSES)
+		return restart_names[cause];
+	return number_name("CAUSE_", cause);
+}
+
+/* ts_sched_name - name of a TICK_DEP_SCHED_* value */
+const char *ts_sched_name(int sched)
+{
+	if (sched >= 0 && sched < (int)(sizeof(sched_names) / sizeof(sched_names[0])))
+		return sched_names[sched];
+	return number_name("SCHED_", sched);
+}

@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * output.c - the report formats.  All of them read the same metrics
+ * (metrics.c); a value a kernel cannot provide is "-" in the table and
+ * null in JSON, never 0.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "output.h"
+
+static const char *pct(char *buf, size_t len, double share)
+{
+	if (share < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2f%%", share * 100.0);
+	return buf;
+}
+
+static const char *dur(char *buf, size_t len, uint64_t ns)
+{
+	if (ns >= 1000000000ULL)
+		snprintf(buf, len, "%.3fs", ns / 1e9);
+	else if (ns >= 1000000ULL)
+		snprintf(buf, len, "%.3fms", ns / 1e6);
+	else if (ns >= 1000ULL)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	return buf;
+}
+
+static void caps_line(FILE *f, const struct ts_caps *c)
+{
+	fprintf(f, "# events: tick_stop%s%s%s%s%s%s\n", c->scopes ? " +scopes" : "",
+		c->retain ? " tick_retain" : "", c->restart ? " tick_restart" : "",
+		c->dep_events ? " tick_dep_set/clear" : "",
+		c->sched_switch ? " sched_switch" : " (no sched_switch: idle/busy unknown)",
+		c->tick_expiry ? " hrtimer_expire_entry" : " (no hrtimer events: tick count unknown)");
+}
+
+static void table_summary(FILE *f, const struct ts_analysis *an)
+{
+	char a[16], b[16], c1[16], d[16], e[16], g[16], h[16];
+
+	fprintf(f, "# %3s %9s %9s %9s %8s %9s %7s %9s %9s %9s %5s %7s %8s\n", "CPU",
+		"tickless", "busy", "idle", "ticks", "ticks/s", "stops", "p50", "p99",
+		"max", "open", "lost", "unknown");
+	for (int i = 0; i < an->nr_cpus; i++) {
+		const struct ts_cpu *c = an->cpus[i];
+		struct ts_metrics m;
+
+		if (!c || !c->active)
+			continue;
+		ts_metrics_of(an, c, &m);
+		fprintf(f, "  %3d %9s %9s %9s ", c->cpu, pct(a, 16, m.tickless_share),
+			pct(b, 16, m.busy_tickless_share), pct(c1, 16, m.idle_tickless_share));
+		if (an->caps.tick_expiry)
+			fprintf(f, "%8" PRIu64 " %9.1f ", c->ticks, m.tick_rate_hz);
+		else
+			fprintf(f, "%8s %9s ", "-", "-");
+		if (c->stopped.count)
+			fprintf(f, "%7" PRIu64 " %9s %9s %9s ", c->stopped.count,
+				dur(d, 16, ts_hist_percentile(&c->stopped, 50)),
+				dur(e, 16, ts_hist_percentile(&c->stopped, 99)),
+				dur(g, 16, c->stopped.max));
+		else
+			fprintf(f, "%7d %9s %9s %9s ", 0, "-", "-", "-");
+		fprintf(f, "%5" PRIu64 " %7" PRIu64 " %8s\n", c->stopped_open,
+			c->lost_events + c->lost_unknown, pct(h, 16, m.unknown_share));
+	}
+}
+
+static void table_reasons(FILE *f, const struct ts_analysis *an, const struct ts_output_opts *o)
+{
+	int order[TS_MAX_REASONS];
+	char name[48], t[16], s[16];
+
+	fprintf(f, "#\n# why the tick ran (time it held the tick, share of running time, decisions)\n");
+	fprintf(f, "# %3s %-16s %-8s %-9s %10s %8s %9s\n", "CPU", "reason", "scope", "detail",
+		"time", "share", "events");
+	for (int i = 0; i < an->nr_cpus; i++) {
+		const struct ts_cpu *c = an->cpus[i];
+		uint64_t running;
+		int n;
+
+		if (!c || !c->active)
+			continue;
+		running = ts_cpu_tick_ns(c, TS_TICK_RUNNING);
+		n = ts_reason_order(c, order);
+		for (int k = 0; k < n && k < o->top; k++) {
+			const struct ts_reason *r = &c->reasons[order[k]];
+			const char *detail = "-";
+
+			if (r->class == TS_RC_DEP && r->value == 2 && c->sched_detail >= 0)
+				detail = ts_sched_name(c->sched_detail);
+			fprintf(f, "  %3d %-16s %-8s %-9s %10s %8s %9" PRIu64 "\n", c->cpu,
+				ts_reason_name(r, name, sizeof(name)),
+				r->class == TS_RC_DEP ? ts_scope_name(r->scope) : "-", detail,
+				dur(t, 16, r->time_ns), pct(s, 16, ts_share(r->time_ns, running)),
+				r->events);
+		}
+		if (c->reasons_dropped)
+			fprintf(f, "  %3d (%" PRIu64 " events of reasons beyond the first %d)\n",
+				c->cpu, c->reasons_dropped, TS_MAX_REASONS);
+	}
+}
+
+static void table_restarts(FILE *f, const struct ts_analysis *an)
+{
+	fprintf(f, "#\n# restarts of a stopped tick, by cause\n");
+	if (!an->caps.restart) {
+		fprintf(f, "# unknown: this kernel has no timer:tick_restart event\n");
+		return;
+	}
+	fprintf(f, "# %3s %10s %10s %10s %10s\n", "CPU", "IDLE_EXIT", "IDLE_TICK",
+		"DEPENDENCY", "other");
+	for (int i = 0; i < an->nr_cpus; i++) {
+		const struct ts_cpu *c = an->cpus[i];
+
+		if (!c || !c->active)
+			continue;
+		fprintf(f, "  %3d %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n", c->cpu,
+			c->restarts[TS_RESTART_IDLE_EXIT], c->restarts[TS_RESTART_IDLE_TICK],
+			c->restarts[TS_RESTART_DEPENDENCY],
+			c->restarts[TS_RESTART_UNKNOWN] + c->restarts[TS_NR_RESTART_CAUSES]);
+	}
+}
+
+/* Culprits that concern a reported CPU: its own, or global ones. */
+static int culprit_reported(const struct ts_analysis *an, const struct ts_culprit *k)
+{
+	return k->cpu < 0 || (k->cpu < an->nr_cpus && an->cpus[k->cpu] &&
+			      an->cpus[k->cpu]->active);
+}
+
+static void table_culprits(FILE *f, const struct ts_analysis *an, const struct ts_output_opts *o)
+{
+	int order[TS_MAX_CULPRITS], n, shown = 0, last_cpu = -2;
+
+	fprintf(f, "#\n# who set tick dependencies (CPU: the one affected; all: every CPU)\n");
+	if (!an->caps.dep_events) {
+		fprintf(f, "# unknown: this kernel has no timer:tick_dep_set event\n");
+		return;
+	}
+	fprintf(f, "# %3s %-14s %-8s %7s %-22s %-36s %6s %6s\n", "CPU", "dependency", "scope",
+		"target", "task", "caller", "sets", "clears");
+	n = ts_culprit_order(an, order);
+	for (int i = 0; i < n; i++) {
+		const struct ts_culprit *k = &an->culprits[order[i]];
+		const char *comm = ts_comm_get(an, k->pid);
+		const char *caller = ts_caller_get(an, k->caller);
+		char task[40], cal[40], cpu[8], dep[32];
+
+		if (!culprit_reported(an, k))
+			continue;
+		if (k->cpu != last_cpu)
+			shown = 0, last_cpu = k->cpu;
+		if (shown++ >= o->top)
+			continue;
+		snprintf(task, sizeof(task), "%s(%d)", comm ? comm : "?", k->pid);
+		if (caller)
+			snprintf(cal, sizeof(cal), "%s", caller);
+		else
+			snprintf(cal, sizeof(cal), "0x%" PRIx64, k->caller);
+		snprintf(cpu, sizeof(cpu), k->cpu < 0 ? "all" : "%d", k->cpu);
+		snprintf(dep, sizeof(dep), "%s%s%s", ts_dep_name(k->bit),
+			 k->bit == 2 && k->sched > 0 ? "/" : "",
+			 k->bit == 2 && k->sched > 0 ? ts_sched_name(k->sched) : "");
+		fprintf(f, "  %3s %-14s %-8s %7d %-22s %-36s %6" PRIu64 " %6" PRIu64 "\n", cpu, dep,
+			ts_scope_name(k->scope), k->target, task, cal, k->sets, k->clears);
+	}
+	if (an->culprits_dropped)
+		fprintf(f, "# %" PRIu64 " dependency events beyond the first %d culprits not shown\n",
+			an->culprits_dropped, TS_MAX_CULPRITS);
+}
+
+/* ts_output_table - the human report */
+void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_output_opts *o)
+{
+	char w[16];
+
+	if (!o->no_header) {
+		fprintf(f, "# tickstat report: %s %s, kernel %s, clock %s, window %s\n",
+			an->source_kind, an->source_path[0] ? an->source_path : "(live)",
+			an->kernel[0] ? an->kernel : "unknown", an->clock[0] ? an->clock : "unknown",
+			dur(w, sizeof(w), ts_cpu_window_ns(an)));
+		caps_line(f, &an->caps);
+		fprintf(f, "# tickless: share of the known time with the tick stopped (busy, idle: of that time)\n");
+		fprintf(f, "# stops: complete stopped intervals; open: cut by the window or a gap\n");
+	}
+	table_summary(f, an);
+	table_reasons(f, an, o);
+	table_restarts(f, an);
+	table_culprits(f, an, o);
+	if (an->overrun)
+		fprintf(f, "#\n# WARNING: the ring buffer overwrote %" PRIu64 " events\n", an->overrun);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7f)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void json_share(FILE *f, double share)
+{
+	if (share < 0)
+		fputs("null", f);
+	else
+		fprintf(f, "%.6f", share);
+}
+
+static void json_intervals(FILE *f, const struct ts_cpu *c)
+{
+	const struct ts_hist *h = &c->stopped;
+	int first = 1;
+
+	fprintf(f, "\"stopped_intervals\":{\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64
+		",\"open\":%" PRIu64 ",\"open_total_ns\":%" PRIu64 ",", h->count, h->total,
+		c->stopped_open, c->open_total_ns);
+	if (h->count)
+		fprintf(f, "\"min_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64
+			",\"p99_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64 ",", h->min,
+			ts_hist_percentile(h, 50), ts_hist_percentile(h, 90),
+			ts_hist_percentile(h, 99), h->max);
+	else
+		fputs("\"min_ns\":null,\"p50_ns\":null,\"p90_ns\":null,\"p99_ns\":null,\"max_ns\":null,", f);
+	fputs("\"log2_histogram\":[", f);
+	for (int p = 0; p <= 64; p++) {
+		uint64_t n = ts_hist_log2_count(h, p);
+
+		if (!n)
+			continue;
+		fprintf(f, "%s{\"lt_ns\":%s%.0f,\"count\":%" PRIu64 "}", first ? "" : ",",
+			"", p == 64 ? 18446744073709551615.0 : (double)(1ULL << p), n);
+		first = 0;
+	}
+	fputs("]}", f);
+}
+
+static void json_reasons(FILE *f, const struct ts_cpu *c)
+{
+	int order[TS_MAX_REASONS], n = ts_reason_order(c, order);
+	char name[48];
+
+	fputs("\"reasons\":[", f);
+	for (int k = 0; k < n; k++) {
+		const struct ts_reason *r = &c->reasons[order[k]];
+		static const char * const cls[] = { "none", "dependency", "retain" };
+
+		fprintf(f, "%s{\"reason\":", k ? "," : "");
+		json_str(f, ts_reason_name(r, name, sizeof(name)));
+		fprintf(f, ",\"class\":\"%s\",\"scope\":", cls[r->class]);
+		if (r->class == TS_RC_DEP)
+			json_str(f, ts_scope_name(r->scope));
+		else
+			fputs("null", f);
+		fputs(",\"detail\":", f);
+		if (r->class == TS_RC_DEP && r->value == 2 && c->sched_detail >= 0)
+			json_str(f, ts_sched_name(c->sched_detail));
+		else
+			fputs("null", f);
+		fprintf(f, ",\"value\":%d,\"time_ns\":%" PRIu64 ",\"events\":%" PRIu64 "}",
+			r->value, r->time_ns, r->events);
+	}
+	fputs("]", f);
+}
+
+static void json_culprits(FILE *f, const struct ts_analysis *an, int cpu)
+{
+	int order[TS_MAX_CULPRITS], n = ts_culprit_order(an, order), first = 1;
+
+	if (!an->caps.dep_events) {
+		fputs("\"culprits\":null", f);
+		return;
+	}
+	fputs("\"culprits\":[", f);
+	for (int i = 0; i < n; i++) {
+		const struct ts_culprit *k = &an->culprits[order[i]];
+		const char *caller = ts_caller_get(an, k->caller);
+
+		if (k->cpu != cpu && k->cpu >= 0)
+			continue;
+		fprintf(f, "%s{\"dependency\":", first ? "" : ",");
+		json_str(f, ts_dep_name(k->bit));
+		fputs(",\"scope\":", f);
+		json_str(f, ts_scope_name(k->scope));
+		fprintf(f, ",\"target\":%d,\"sched\":", k->target);
+		json_str(f, ts_sched_name(k->sched));
+		fprintf(f, ",\"pid\":%d,\"comm\":", k->pid);
+		if (ts_comm_get(an, k->pid))
+			json_str(f, ts_comm_get(an, k->pid));
+		else
+			fputs("null", f);
+		fprintf(f, ",\"caller_addr\":\"0x%" PRIx64 "\",\"caller\":", k->caller);
+		if (caller)
+			json_str(f, caller);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"sets\":%" PRIu64 ",\"clears\":%" PRIu64 "}", k->sets, k->clears);
+		first = 0;
+	}
+	fputs("]", f);
+}
+
+static void json_cpu(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c)
+{
+	struct ts_metrics m;
+
+	ts_metrics_of(an, c, &m);
+	fprintf(f, "{\"cpu\":%d,\"nohz_full\":%s,", c->cpu,
+		c->nohz_full < 0 ? "null" : c->nohz_full ? "true" : "false");
+	fprintf(f, "\"window_ns\":%" PRIu64 ",\"unknown_ns\":%" PRIu64 ",\"stopped_ns\":%" PRIu64
+		",\"running_ns\":%" PRIu64 ",", m.window_ns, m.unknown_ns, m.stopped_ns, m.running_ns);
+	fprintf(f, "\"busy_ns\":%" PRIu64 ",\"busy_stopped_ns\":%" PRIu64 ",\"idle_ns\":%" PRIu64
+		",\"idle_stopped_ns\":%" PRIu64 ",\"idle_state_unknown_ns\":%" PRIu64 ",",
+		m.busy_ns, m.busy_stopped_ns, m.idle_ns, m.idle_stopped_ns, m.idle_unknown_ns);
+	fputs("\"tickless_share\":", f);
+	json_share(f, m.tickless_share);
+	fputs(",\"busy_tickless_share\":", f);
+	json_share(f, m.busy_tickless_share);
+	fputs(",\"idle_tickless_share\":", f);
+	json_share(f, m.idle_tickless_share);
+	fputs(",\"unknown_share\":", f);
+	json_share(f, m.unknown_share);
+	if (an->caps.tick_expiry)
+		fprintf(f, ",\"ticks\":%" PRIu64 ",\"ticks_while_stopped\":%" PRIu64
+			",\"tick_rate_hz\":%.3f,", c->ticks, c->ticks_stopped, m.tick_rate_hz);
+	else
+		fputs(",\"ticks\":null,\"ticks_while_stopped\":null,\"tick_rate_hz\":null,", f);
+	fprintf(f, "\"tick_stop_success\":%" PRIu64 ",\"tick_stop_fail\":%" PRIu64 ",",
+		c->stop_success, c->stop_fail);
+	json_reasons(f, c);
+	fputc(',', f);
+	json_intervals(f, c);
+	if (an->caps.restart)
+		fprintf(f, ",\"restarts\":{\"IDLE_EXIT\":%" PRIu64 ",\"IDLE_TICK\":%" PRIu64
+			",\"DEPENDENCY\":%" PRIu64 ",\"other\":%" PRIu64 "}",
+			c->restarts[TS_RESTART_IDLE_EXIT], c->restarts[TS_RESTART_IDLE_TICK],
+			c->restarts[TS_RESTART_DEPENDENCY],
+			c->restarts[TS_RESTART_UNKNOWN] + c->restarts[TS_NR_RESTART_CAUSES]);
+	else
+		fputs(",\"restarts\":null", f);
+	fputc(',', f);
+	json_culprits(f, an, c->cpu);
+	fprintf(f, ",\"lost_events\":%" PRIu64 ",\"lost_gaps_unknown_size\":%" PRIu64 "}",
+		c->lost_events, c->lost_unknown);
+}
+
+static void json_verdict(FILE *f, const struct ts_verdict *v)
+{
+	fprintf(f, ",\"check\":{\"verdict\":\"%s\",\"failed\":%d,\"results\":[",
+		v->failed ? "FAIL" : "PASS", v->failed);
+	for (int i = 0; i < v->nr; i++) {
+		fprintf(f, "%s{\"cpu\":%d,\"threshold\":", i ? "," : "", v->items[i].cpu);
+		json_str(f, v->items[i].name);
+		fprintf(f, ",\"result\":\"%s\",\"detail\":", ts_status_name(v->items[i].status));
+		json_str(f, v->items[i].detail);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+}
+
+/* ts_output_json - the versioned machine-readable report (docs/json-schema.md) */
+void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_output_opts *o,
+		    const struct ts_verdict *v)
+{
+	const struct ts_caps *c = &an->caps;
+	int first = 1;
+
+	(void)o;
+	fprintf(f, "{\"schema\":\"%s\",\"source\":{\"kind\":", TS_JSON_SCHEMA);
+	json_str(f, an->source_kind);
+	fputs(",\"path\":", f);
+	json_str(f, an->source_path);
+	fputs(",\"kernel\":", f);
+	json_str(f, an->kernel);
+	fputs(",\"clock\":", f);
+	json_str(f, an->clock);
+	fputs(",\"nohz_full\":", f);
+	json_str(f, an->nohz_full);
+	fprintf(f, ",\"events\":{\"tick_stop\":%s,\"tick_stop_scopes\":%s,\"tick_retain\":%s,"
+		"\"tick_restart\":%s,\"tick_dep\":%s,\"sched_switch\":%s,\"tick_expiry\":%s}",
+		c->tick_stop ? "true" : "false", c->scopes ? "true" : "false",
+		c->retain ? "true" : "false", c->restart ? "true" : "false",
+		c->dep_events ? "true" : "false", c->sched_switch ? "true" : "false",
+		c->tick_expiry ? "true" : "false");
+	fprintf(f, ",\"ring_buffer_overrun\":%" PRIu64 "},", an->overrun);
+	fprintf(f, "\"window\":{\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64
+		",\"duration_ns\":%" PRIu64 "},\"cpus\":[", an->win_start, an->win_end,
+		ts_cpu_window_ns(an));
+	for (int i = 0; i < an->nr_cpus; i++) {
+		if (!an->cpus[i] || !an->cpus[i]->active)
+			continue;
+		if (!first)
+			fputc(',', f);
+		json_cpu(f, an, an->cpus[i]);
+		first = 0;
+	}
+	fputc(']', f);
+	if (v)
+		json_verdict(f, v);
+	fputs("}\n", f);
+}
+
+/* ts_output_prometheus - node_exporter textfile collector format */
+void ts_output_prometheus(FILE *f, const struct ts_analysis *an, const struct ts_verdict *v)
+{
+	static const struct { const char *name, *help, *type; } m[] = {
+		{ "tickstat_window_seconds", "Length of the observed window.", "gauge" },
+		{ "tickstat_tickless_ratio", "Share of known time with the tick stopped.", "gauge" },
+		{ "tickstat_busy_tickless_ratio", "Share of busy time with the tick stopped.", "gauge" },
+		{ "tickstat_idle_tickless_ratio", "Share of idle time with the tick stopped.", "gauge" },
+		{ "tickstat_unknown_ratio", "Share of the window whose tick state is unknown.", "gauge" },
+		{ "tickstat_ticks_total", "Tick interrupts (tick_sched_timer expiries).", "counter" },
+		{ "tickstat_lost_events_total", "Events the ring buffer lost.", "counter" },
+		{ "tickstat_reason_seconds", "Time a reason held the tick.", "gauge" },
+		{ "tickstat_check_failed", "Thresholds failed by the check.", "gauge" },
+	};
+	char name[48];
+
+	for (unsigned int k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
+		if (k == 8 && !v)
+			continue;
+		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", m[k].name, m[k].help, m[k].name, m[k].type);
+		for (int i = 0; i < an->nr_cpus; i++) {
+			const struct ts_cpu *c = an->cpus[i];
+			struct ts_metrics mt;
+			double val = 0;
+
+			if (!c || !c->active)
+				continue;
+			ts_metrics_of(an, c, &mt);
+			switch (k) {
+			case 0: val = mt.window_ns / 1e9; break;
+			case 1: val = mt.tickless_share; break;
+			case 2: val = mt.busy_tickless_share; break;
+			case 3: val = mt.idle_tickless_share; break;
+			case 4: val = mt.unknown_share; break;
+			case 5:
+				if (!an->caps.tick_expiry)
+					continue;
+				val = (double)c->ticks;
+				break;
+			case 6: val = (double)(c->lost_events + c->lost_unknown); break;
+			case 7:
+				for (int r = 0; r < c->nr_reasons; r++) {
+					const struct ts_reason *rs = &c->reasons[r];
+
+					fprintf(f, "%s{cpu=\"%d\",reason=\"%s\",scope=\"%s\"} %.9f\n",
+						m[k].name, c->cpu, ts_reason_name(rs, name, sizeof(name)),
+						rs->class == TS_RC_DEP ? ts_scope_name(rs->scope) : "",
+						rs->time_ns / 1e9);
+				}
+				continue;
+			case 8:
+				val = 0;
+				for (int t = 0; t < v->nr; t++)
+					val += v->items[t].cpu == c->cpu && v->items[t].status == TS_FAIL;
+				break;
+			}
+			if (val < 0)	/* undefined share: leave the sample out */
+				continue;
+			fprintf(f, "%s{cpu=\"%d\"} %.9g\n", m[k].name, c->cpu, val);
+		}
+	}
+}
+
+struct csv_ctx {
+	FILE *f;
+	const struct ts_analysis *an;
+};
+
+static struct csv_ctx csv;
+
+static void csv_segment(void *ctx, const struct ts_segment *s)
+{
+	struct csv_ctx *x = ctx;
+	char name[48];
+
+	fprintf(x->f, "span,%d,%" PRIu64 ",%" PRIu64 ",%s,%s,", s->cpu,
+		s->start - x->an->win_start, s->end - x->an->win_start,
+		ts_tick_state_name(s->tick), ts_idle_state_name(s->idle));
+	for (int i = 0; i < s->nr_reasons; i++) {
+		const struct ts_reason *r = &s->owner->reasons[s->reasons[i]];
+
+		fprintf(x->f, "%s%s", i ? "+" : "", ts_reason_name(r, name, sizeof(name)));
+		if (r->class == TS_RC_DEP)
+			fprintf(x->f, "@%s", ts_scope_name(r->scope));
+	}
+	fputc('\n', x->f);
+}
+
+static void csv_tick(void *ctx, int cpu, uint64_t ts)
+{
+	struct csv_ctx *x = ctx;
+
+	fprintf(x->f, "tick,%d,%" PRIu64 ",%" PRIu64 ",,,\n", cpu, ts - x->an->win_start,
+		ts - x->an->win_start);
+}
+
+/*
+ * ts_output_csv_attach - stream the timeline as CSV while the analysis runs:
+ * kind,cpu,start_ns,end_ns,tick,idle,reasons with times from the window start.
+ */
+void ts_output_csv_attach(struct ts_analysis *an, FILE *f)
+{
+	csv.f = f;
+	csv.an = an;
+	an->on_segment = csv_segment;
+	an->on_tick = csv_tick;
+	an->out_ctx = &csv;
+	fprintf(f, "kind,cpu,start_ns,end_ns,tick,idle,reasons\n");
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * output.h - formatters over the analysis: table, JSON, CSV, Prometheus.
+ */
+#ifndef TICKSTAT_OUTPUT_H
+#define TICKSTAT_OUTPUT_H
+
+#include <stdio.h>
+
+#include "analysis.h"
+#include "check.h"
+
+#define TS_JSON_SCHEMA	"tickstat-report/1"
+
+struct ts_output_opts {
+	int top;		/* culprits and reasons per CPU */
+	int no_header;
+};
+
+void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_output_opts *o);
+void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_output_opts *o,
+		    const struct ts_verdict *v);
+void ts_output_prometheus(FILE *f, const struct ts_analysis *an, const struct ts_verdict *v);
+void ts_output_csv_attach(struct ts_analysis *an, FILE *f);
+
+#endif

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * util.c - messages, CPU lists and small helpers.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+int ts_verbose;
+
+/* err_msg - a one-line error on stderr, prefixed with the program name */
+void err_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tickstat: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+/* info_msg - progress on stderr, unless -q */
+void info_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ts_verbose < 0)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+void debug_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ts_verbose < 1)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * ts_cpuset_parse - parse a kernel CPU list ("1-3,5"); an empty string or
+ * "\n" is the empty set.  Returns 0, or -1 on a malformed list.
+ */
+int ts_cpuset_parse(struct ts_cpuset *set, const char *list)
+{
+	const char *p = list;
+
+	memset(set, 0, sizeof(*set));
+	while (*p && *p != '\n') {
+		char *end;
+		long a, b;
+
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		errno = 0;
+		a = strtol(p, &end, 10);
+		b = a;
+		if (*end == '-') {
+			if (!isdigit((unsigned char)end[1]))
+				return -1;
+			b = strtol(end + 1, &end, 10);
+		}
+		if (errno || a < 0 || b < a || b >= TS_CPUSET_WORDS * 64)
+			return -1;
+		for (long c = a; c <= b; c++)
+			ts_cpuset_add(set, (int)c);
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -1;
+	}
+	return 0;
+}
+
+/* ts_cpuset_format - the kernel's list notation, "" when empty */
+void ts_cpuset_format(const struct ts_cpuset *set, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < TS_CPUSET_WORDS * 64; c++) {
+		int e = c;
+
+		if (!ts_cpuset_has(set, c))
+			continue;
+		while (ts_cpuset_has(set, e + 1))
+			e++;
+		if (e == c)
+			used += snprintf(buf + used, used < len ? len - used : 0,
+					 "%s%d", used ? "," : "", c);
+		else
+			used += snprintf(buf + used, used < len ? len - used : 0,
+					 "%s%d-%d", used ? "," : "", c, e);
+		c = e;
+	}
+}
+
+int ts_cpuset_has(const struct ts_cpuset *set, int cpu)
+{
+	if (cpu < 0 || cpu >= TS_CPUSET_WORDS * 64)
+		return 0;
+	return !!(set->bits[cpu / 64] & (1ULL << (cpu % 64)));
+}
+
+void ts_cpuset_add(struct ts_cpuset *set, int cpu)
+{
+	if (cpu >= 0 && cpu < TS_CPUSET_WORDS * 64)
+		set->bits[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+int ts_cpuset_empty(const struct ts_cpuset *set)
+{
+	return ts_cpuset_count(set) == 0;
+}
+
+int ts_cpuset_count(const struct ts_cpuset *set)
+{
+	int n = 0;
+
+	for (int i = 0; i < TS_CPUSET_WORDS; i++)
+		n += __builtin_popcountll(set->bits[i]);
+	return n;
+}
+
+/* ts_parse_u64 - a whole decimal or 0x number; -1 on anything else */
+int ts_parse_u64(const char *s, uint64_t *val)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	*val = strtoull(s, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+/* ts_parse_double - a finite number; -1 on anything else */
+int ts_parse_double(const char *s, double *val)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	*val = strtod(s, &end);
+	return errno || *end || *val != *val ? -1 : 0;
+}
+
+/* ts_now_ns - CLOCK_MONOTONIC, the clock tickstat records events with */
+uint64_t ts_now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + t.tv_nsec;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util.h - messages, CPU lists and small helpers shared by the commands.
+ */
+#ifndef TICKSTAT_UTIL_H
+#define TICKSTAT_UTIL_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+/* Exit codes: rtla's convention. */
+enum ts_exit {
+	TS_EXIT_OK = 0,
+	TS_EXIT_ERROR = 1,
+	TS_EXIT_FAILED = 2,	/* check: a threshold was not met */
+};
+
+extern int ts_verbose;
+
+void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void info_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void debug_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#define TS_CPUSET_WORDS	16	/* 1024 CPUs */
+struct ts_cpuset {
+	uint64_t bits[TS_CPUSET_WORDS];
+};
+
+int ts_cpuset_parse(struct ts_cpuset *set, const char *list);
+void ts_cpuset_format(const struct ts_cpuset *set, char *buf, size_t len);
+int ts_cpuset_has(const struct ts_cpuset *set, int cpu);
+void ts_cpuset_add(struct ts_cpuset *set, int cpu);
+int ts_cpuset_empty(const struct ts_cpuset *set);
+int ts_cpuset_count(const struct ts_cpuset *set);
+
+int ts_parse_u64(const char *s, uint64_t *val);
+int ts_parse_double(const char *s, double *val);
+uint64_t ts_now_ns(void);
+
+#endif
