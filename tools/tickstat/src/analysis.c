@@ -58,6 +58,40 @@ struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu)
 	return c;
 }
 
+/*
+ * ts_analysis_set_start - the first instant the stream covers.  CPUs named
+ * before this was known start there too.
+ */
+void ts_analysis_set_start(struct ts_analysis *an, uint64_t start)
+{
+	an->win_start = an->range_end ? an->range_start : start;
+	an->win_start_known = 1;
+	for (int i = 0; i < an->nr_cpus; i++) {
+		struct ts_cpu *c = an->cpus[i];
+
+		if (c && !c->started) {
+			c->last_ts = start;
+			c->stop_start = start;
+		}
+	}
+}
+
+/*
+ * ts_analysis_set_range - report only [start, end) of the stream: events
+ * outside still move the state, but only time and events inside count.
+ */
+void ts_analysis_set_range(struct ts_analysis *an, uint64_t start, uint64_t end)
+{
+	an->range_start = start;
+	an->range_end = end;
+	an->win_start = start;
+}
+
+static int in_range(const struct ts_analysis *an, uint64_t ts)
+{
+	return !an->range_end || (ts >= an->range_start && ts < an->range_end);
+}
+
 /* ts_analysis_monitor - report this CPU (and, once called, only the CPUs named so) */
 void ts_analysis_monitor(struct ts_analysis *an, int cpu)
 {
@@ -163,11 +197,20 @@ static void emit_segment(struct ts_analysis *an, struct ts_cpu *c, uint64_t from
 static void account(struct ts_analysis *an, struct ts_cpu *c, uint64_t to)
 {
 	int none[1], *reasons = c->active_reasons, nr = c->nr_active;
-	uint64_t d;
+	uint64_t from = c->last_ts, d;
 
 	if (to <= c->last_ts)
 		return;
-	d = to - c->last_ts;
+	c->last_ts = to;
+	if (an->range_end) {
+		if (from < an->range_start)
+			from = an->range_start;
+		if (to > an->range_end)
+			to = an->range_end;
+		if (to <= from)
+			return;
+	}
+	d = to - from;
 	c->time[c->tick][c->idle] += d;
 	if (c->tick == TS_TICK_RUNNING) {
 		if (!nr) {
@@ -180,8 +223,7 @@ static void account(struct ts_analysis *an, struct ts_cpu *c, uint64_t to)
 	} else {
 		nr = 0;
 	}
-	emit_segment(an, c, c->last_ts, to, reasons, nr);
-	c->last_ts = to;
+	emit_segment(an, c, from, to, reasons, nr);
 }
 
 static void clear_reasons(struct ts_cpu *c)
@@ -208,29 +250,31 @@ static void start_stopped(struct ts_cpu *c, uint64_t ts)
 }
 
 /* End a stopped interval at ts; cut intervals count as open, not measured. */
-static void end_stopped(struct ts_cpu *c, uint64_t ts, int known_end)
+static void end_stopped(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts, int known_end)
 {
 	if (c->tick != TS_TICK_STOPPED)
 		return;
-	if (c->stop_censored || !known_end)
+	c->tick = TS_TICK_RUNNING;
+	if (!an->counting)
+		return;
+	if (c->stop_censored || !known_end || c->stop_start < an->range_start)
 		c->stopped_open++, c->open_total_ns += ts - c->stop_start;
 	else
 		ts_hist_add(&c->stopped, ts - c->stop_start);
-	c->tick = TS_TICK_RUNNING;
 }
 
 static void on_tick_stop(struct ts_analysis *an, struct ts_cpu *c,
 			 const struct ts_event *ev)
 {
 	if (ev->stop.success) {
-		c->stop_success++;
+		c->stop_success += an->counting;
 		if (c->tick == TS_TICK_STOPPED)
-			end_stopped(c, ev->ts, 0);	/* a restart we did not see */
+			end_stopped(an, c, ev->ts, 0);	/* a restart we did not see */
 		start_stopped(c, ev->ts);
 		return;
 	}
 
-	c->stop_fail++;
+	c->stop_fail += an->counting;
 	clear_reasons(c);
 	if (ev->stop.has_scopes) {
 		for (int s = 0; s < 4; s++)
@@ -243,7 +287,7 @@ static void on_tick_stop(struct ts_analysis *an, struct ts_cpu *c,
 
 		add_active(c, find_reason(c, TS_RC_DEP, TS_SCOPE_UNKNOWN, b));
 	}
-	for (int i = 0; i < c->nr_active; i++)
+	for (int i = 0; i < c->nr_active && an->counting; i++)
 		c->reasons[c->active_reasons[i]].events++;
 
 	/*
@@ -251,7 +295,7 @@ static void on_tick_stop(struct ts_analysis *an, struct ts_cpu *c,
 	 * event; a stock kernel restarts the tick silently at this point.
 	 */
 	if (c->tick == TS_TICK_STOPPED && !an->caps.restart)
-		end_stopped(c, ev->ts, 1);
+		end_stopped(an, c, ev->ts, 1);
 	else if (c->tick == TS_TICK_UNKNOWN)
 		c->tick = TS_TICK_RUNNING;
 }
@@ -259,31 +303,38 @@ static void on_tick_stop(struct ts_analysis *an, struct ts_cpu *c,
 /* tick_nohz_next_event() reasons are only traced while the tick runs. */
 #define RETAIN_IMPLIES_RUNNING(r)	((r) >= 1 && (r) <= 5)
 
-static void on_tick_retain(struct ts_cpu *c, const struct ts_event *ev)
+static void on_tick_retain(struct ts_analysis *an, struct ts_cpu *c,
+			   const struct ts_event *ev)
 {
 	int idx = find_reason(c, TS_RC_RETAIN, TS_SCOPE_UNKNOWN, ev->retain.reason);
 
-	if (idx >= 0)
+	if (idx >= 0 && an->counting)
 		c->reasons[idx].events++;
 	if (c->tick == TS_TICK_STOPPED)
 		return;
-	if (c->tick == TS_TICK_UNKNOWN && !RETAIN_IMPLIES_RUNNING(ev->retain.reason))
+	/*
+	 * An idle refusal leaves a stopped tick stopped, and only a CPU
+	 * outside nohz_full is sure to enter idle with its tick running.
+	 */
+	if (c->tick == TS_TICK_UNKNOWN && !RETAIN_IMPLIES_RUNNING(ev->retain.reason) &&
+	    c->nohz_full != 0)
 		return;
 	c->tick = TS_TICK_RUNNING;
 	clear_reasons(c);
 	add_active(c, idx);
 }
 
-static void on_tick_restart(struct ts_cpu *c, const struct ts_event *ev)
+static void on_tick_restart(struct ts_analysis *an, struct ts_cpu *c,
+			    const struct ts_event *ev)
 {
 	int cause = ev->restart.cause;
 
 	if (cause < 0 || cause >= TS_NR_RESTART_CAUSES)
 		cause = TS_NR_RESTART_CAUSES;
-	c->restarts[cause]++;
+	c->restarts[cause] += an->counting;
 	if (c->tick == TS_TICK_STOPPED)
-		end_stopped(c, ev->ts, 1);
-	else if (c->tick == TS_TICK_UNKNOWN)
+		end_stopped(an, c, ev->ts, 1);
+	else if (c->tick == TS_TICK_UNKNOWN && an->counting)
 		c->stopped_open++;	/* stopped since before we knew */
 	c->tick = TS_TICK_RUNNING;
 	/* A dependency restart keeps the reasons its tick_stop just gave. */
@@ -311,9 +362,9 @@ static void on_switch(struct ts_analysis *an, struct ts_cpu *c,
 	if (next == TS_IDLE_BUSY && c->idle == TS_IDLE_IDLE &&
 	    c->tick == TS_TICK_STOPPED && !an->caps.restart) {
 		if (c->nohz_full == 0) {
-			end_stopped(c, ev->ts, 1);
+			end_stopped(an, c, ev->ts, 1);
 		} else if (c->nohz_full < 0) {
-			end_stopped(c, ev->ts, 0);
+			end_stopped(an, c, ev->ts, 0);
 			c->tick = TS_TICK_UNKNOWN;
 		}
 	}
@@ -372,7 +423,8 @@ static void on_lost(struct ts_analysis *an, struct ts_cpu *c,
 		c->lost_events += ev->lost.count;
 	else
 		c->lost_unknown++;
-	end_stopped(c, c->last_ts, 0);
+	an->counting = 1;	/* a loss always counts: it taints the report */
+	end_stopped(an, c, c->last_ts, 0);
 	c->tick = TS_TICK_UNKNOWN;
 	c->idle = TS_IDLE_UNKNOWN;
 	clear_reasons(c);
@@ -387,8 +439,10 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 {
 	struct ts_cpu *c;
 
+	an->counting = in_range(an, ev->ts);
 	if (ev->kind == TS_EV_DEP_SET || ev->kind == TS_EV_DEP_CLEAR) {
-		on_dependency(an, ev);
+		if (an->counting)
+			on_dependency(an, ev);
 		return 0;
 	}
 	c = ts_analysis_cpu(an, ev->cpu);
@@ -401,7 +455,7 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 		c->stop_censored = 1;
 	}
 	c->started = 1;
-	c->events++;
+	c->events += an->counting;
 	if (ev->kind == TS_EV_LOST) {
 		on_lost(an, c, ev);
 		return 0;
@@ -413,15 +467,17 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 		on_tick_stop(an, c, ev);
 		break;
 	case TS_EV_TICK_RETAIN:
-		on_tick_retain(c, ev);
+		on_tick_retain(an, c, ev);
 		break;
 	case TS_EV_TICK_RESTART:
-		on_tick_restart(c, ev);
+		on_tick_restart(an, c, ev);
 		break;
 	case TS_EV_SWITCH:
 		on_switch(an, c, ev);
 		break;
 	case TS_EV_TICK:
+		if (!an->counting)
+			break;
 		c->ticks++;
 		if (c->tick == TS_TICK_STOPPED)
 			c->ticks_stopped++;
@@ -437,7 +493,10 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 /* ts_analysis_finish - charge every CPU up to the window end and close */
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end)
 {
+	if (an->range_end)
+		end = an->range_end;
 	an->win_end = end;
+	an->counting = 1;
 	for (int i = 0; i < an->nr_cpus; i++) {
 		struct ts_cpu *c = an->cpus[i];
 

@@ -129,6 +129,9 @@ struct ts_analysis {
 	uint64_t win_end;
 	int win_start_known;
 	uint64_t snapshot_ts;		/* 0: no initial-state snapshot */
+	uint64_t range_start;		/* report only this part (0, 0: all) */
+	uint64_t range_end;
+	int counting;			/* the current event lies in the range */
 	int nr_cpus;			/* highest CPU + 1 */
 	struct ts_cpu *cpus[TS_MAX_CPUS];
 	int restrict_cpus;		/* only monitored CPUs are reported */
@@ -161,6 +164,8 @@ struct ts_analysis {
 void ts_analysis_init(struct ts_analysis *an);
 void ts_analysis_free(struct ts_analysis *an);
 struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu);
+void ts_analysis_set_start(struct ts_analysis *an, uint64_t start);
+void ts_analysis_set_range(struct ts_analysis *an, uint64_t start, uint64_t end);
 void ts_analysis_monitor(struct ts_analysis *an, int cpu);
 void ts_analysis_set_initial(struct ts_analysis *an, int cpu,
 			     enum ts_tick_state tick, enum ts_idle_state idle);

@@ -58,6 +58,8 @@ void ts_stream_free(struct ts_stream *s)
 {
 	if (s->kbuf)
 		kbuffer_free(s->kbuf);
+	free(s->pagebuf);
+	s->pagebuf = NULL;
 	if (s->tep)
 		tep_free(s->tep);
 	s->kbuf = NULL;
@@ -113,9 +115,9 @@ static int meta_line(struct ts_stream *s, char *line)
 		return line[0] ? -1 : 0;
 	*v++ = '\0';
 	if (!strcmp(line, "start_ns")) {
-		if (ts_parse_u64(v, &an->win_start))
+		if (ts_parse_u64(v, &n))
 			return -1;
-		an->win_start_known = 1;
+		ts_analysis_set_start(an, n);
 	} else if (!strcmp(line, "snapshot_ns")) {
 		return ts_parse_u64(v, &an->snapshot_ts);
 	} else if (!strcmp(line, "end_ns")) {
@@ -211,15 +213,6 @@ int ts_stream_meta(struct ts_stream *s, const char *text, uint32_t len)
 	if (!s->an->win_start_known || !s->page_size || !s->long_size)
 		return fail(s, "metadata lacks start_ns, page_size or long_size");
 	s->have_meta = 1;
-	/* CPUs named before start_ns was read start at the window start too */
-	for (int i = 0; i < s->an->nr_cpus; i++) {
-		struct ts_cpu *c = s->an->cpus[i];
-
-		if (c && !c->started) {
-			c->last_ts = s->an->win_start;
-			c->stop_start = s->an->win_start;
-		}
-	}
 	tep_set_long_size(s->tep, s->long_size);
 	tep_set_page_size(s->tep, s->page_size);
 	return 0;
@@ -270,7 +263,8 @@ static int make_ready(struct ts_stream *s)
 	if (ts_decoder_init(&s->dec, s->tep, &s->an->caps))
 		return fail(s, "the recording has no timer:tick_stop format");
 	s->kbuf = kbuffer_alloc(ls, KBUFFER_ENDIAN_LITTLE);
-	if (!s->kbuf)
+	s->pagebuf = malloc(s->page_size);
+	if (!s->kbuf || !s->pagebuf)
 		return fail(s, "out of memory");
 	s->ready = 1;
 	return 0;
@@ -297,19 +291,32 @@ int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 	struct ts_event ev;
 	unsigned long long ts;
 	uint64_t commit;
+	uint64_t flags, used;
 	int missed;
 	void *data;
 
-	save(s, TS_SEC_PAGE, cpu, page, len);
 	if (!s->have_meta)
 		return fail(s, "page before metadata");
 	if (!s->ready && make_ready(s))
 		return -1;
 	s->pages++;
-	if (len != (uint32_t)s->page_size || cpu < 0 || cpu >= TS_MAX_CPUS)
+	if (len > (uint32_t)s->page_size || len < (uint32_t)hdr || cpu < 0 || cpu >= TS_MAX_CPUS) {
+		save(s, TS_SEC_PAGE, cpu, page, len);
 		goto bad;
-	commit = read_long(base + 8, s->long_size) & ((1ULL << 27) - 1);
-	if (commit > len - hdr)
+	}
+	/* a saved page holds only its used part: pad it back to a whole page */
+	if (len < (uint32_t)s->page_size) {
+		memcpy(s->pagebuf, page, len);
+		memset(s->pagebuf + len, 0, s->page_size - len);
+		base = s->pagebuf;
+		page = base;
+	}
+	flags = read_long(base + 8, s->long_size);
+	commit = flags & ((1ULL << 27) - 1);
+	/* RB_MISSED_STORED: the count of missed events follows the data */
+	used = hdr + commit + ((flags & (1ULL << 30)) ? s->long_size : 0);
+	save(s, TS_SEC_PAGE, cpu, page, used < len ? used : len);
+	if (commit > (uint64_t)s->page_size - hdr)
 		goto bad;
 	if (!commit)
 		return 0;

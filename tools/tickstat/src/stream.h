@@ -28,7 +28,7 @@ enum ts_section {
 	TS_SEC_META = 1,	/* key=value text: what, where, when */
 	TS_SEC_HEADER_PAGE = 2,	/* events/header_page */
 	TS_SEC_FORMAT = 3,	/* "system\n" + events/system/name/format */
-	TS_SEC_PAGE = 4,	/* one raw ring-buffer sub-buffer of a CPU */
+	TS_SEC_PAGE = 4,	/* the used part of a raw ring-buffer sub-buffer */
 	TS_SEC_END = 5,		/* key=value text: end, losses, symbols, comms */
 };
 
@@ -37,6 +37,7 @@ struct ts_stream {
 	struct tep_handle *tep;
 	struct kbuffer *kbuf;
 	struct ts_decoder dec;
+	unsigned char *pagebuf;		/* a short saved page, padded */
 	int ready;			/* decoder built (first page seen) */
 	int page_size;
 	int long_size;

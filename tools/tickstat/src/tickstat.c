@@ -7,6 +7,7 @@
  *   tickstat check [FILE | record options] THRESHOLDS
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ struct cmd_opts {
 	const char *csv;
 	const char *junit;
 	const char *nohz_full;
+	uint64_t range[2];
 	struct ts_cpuset cpus;
 	int have_cpus;
 	int argc_end;			/* operands end here ("--" or argc) */
@@ -70,6 +72,7 @@ static const char * const report_usage[] = {
 	"",
 	"  -C, --cpus LIST        CPUs to report (default: those recorded as monitored)",
 	"      --nohz-full LIST   which CPUs were nohz_full (trace.dat does not say)",
+	"      --time-range A,B   report only trace-clock times A <= t < B (ns)",
 	NULL,
 };
 
@@ -116,7 +119,7 @@ static void usage(FILE *f, const char * const *text, int with_output)
 enum long_only {
 	OPT_JSON = 256, OPT_PROMETHEUS, OPT_CSV, OPT_TOP, OPT_NO_HEADER, OPT_NOHZ_FULL,
 	OPT_MIN_BUSY, OPT_MIN_IDLE, OPT_MIN_WINDOW, OPT_MAX_RATE, OPT_FORBID,
-	OPT_MAX_UNKNOWN, OPT_ALLOW_LOST, OPT_JUNIT, OPT_VERSION,
+	OPT_MAX_UNKNOWN, OPT_ALLOW_LOST, OPT_JUNIT, OPT_TIME_RANGE,
 };
 
 static const struct option long_options[] = {
@@ -133,6 +136,7 @@ static const struct option long_options[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "no-header", no_argument, NULL, OPT_NO_HEADER },
 	{ "nohz-full", required_argument, NULL, OPT_NOHZ_FULL },
+	{ "time-range", required_argument, NULL, OPT_TIME_RANGE },
 	{ "min-success-rate", required_argument, NULL, OPT_MIN_BUSY },
 	{ "min-busy-tickless", required_argument, NULL, OPT_MIN_BUSY },
 	{ "min-idle-tickless", required_argument, NULL, OPT_MIN_IDLE },
@@ -255,6 +259,14 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * co
 		case OPT_NOHZ_FULL:
 			o->nohz_full = optarg;
 			break;
+		case OPT_TIME_RANGE:
+			if (sscanf(optarg, "%" SCNu64 ",%" SCNu64, &o->range[0], &o->range[1]) != 2 ||
+			    o->range[1] <= o->range[0]) {
+				err_msg("--time-range: '%s' is not START,END in ns with START < END\n",
+					optarg);
+				return -1;
+			}
+			break;
 		case OPT_MIN_BUSY:
 		case OPT_MIN_IDLE:
 		case OPT_MIN_WINDOW:
@@ -319,6 +331,8 @@ static int prepare(struct cmd_opts *o, struct ts_analysis *an)
 {
 	struct ts_cpuset full;
 
+	if (o->range[1])
+		ts_analysis_set_range(an, o->range[0], o->range[1]);
 	if (o->have_cpus)
 		for (int c = 0; c < TS_CPUSET_WORDS * 64; c++)
 			if (ts_cpuset_has(&o->cpus, c))
@@ -341,8 +355,15 @@ static int prepare(struct cmd_opts *o, struct ts_analysis *an)
 static int read_input(const char *path, struct ts_analysis *an)
 {
 	char err[512];
+	FILE *f;
 	int ret;
 
+	f = fopen(path, "rb");
+	if (!f) {
+		err_msg("%s: %m\n", path);
+		return -1;
+	}
+	fclose(f);
 	if (ts_is_recording(path))
 		ret = ts_read_recording(path, an, err, sizeof(err));
 	else
@@ -418,6 +439,10 @@ static int analyse(struct cmd_opts *o, int argc, char **argv, int first, int all
 		o->rec.buffer_kb = 4096;
 	if (ts_record(&o->rec, an, &status))
 		return -1;
+	if (status > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		err_msg("the command could not be run\n");
+		return -1;
+	}
 	if (status > 0 && WIFEXITED(status) && WEXITSTATUS(status))
 		info_msg("tickstat: the command exited with status %d\n", WEXITSTATUS(status));
 	else if (status > 0 && WIFSIGNALED(status))

@@ -85,9 +85,8 @@ int ts_read_tracedat(const char *path, struct ts_analysis *an, char *err, size_t
 	}
 	snprintf(an->source_kind, sizeof(an->source_kind), "trace.dat");
 	snprintf(an->source_path, sizeof(an->source_path), "%s", path);
-	an->win_start = tracecmd_get_first_ts(handle);
-	an->win_start_known = 1;
-	ctx.last_ts = an->win_start;
+	ts_analysis_set_start(an, tracecmd_get_first_ts(handle));
+	ctx.last_ts = tracecmd_get_first_ts(handle);
 	if (tracecmd_iterate_events(handle, NULL, 0, on_record, &ctx) < 0 || ctx.error) {
 		snprintf(err, errlen, "%s: cannot read the events%s", path,
 			 ctx.error ? " (CPU number out of range)" : "");

@@ -1,0 +1,208 @@
+#!/usr/bin/python3
+"""check_tickstat.py - judge the results of tests/scenarios/tickstat-basic.sh.
+
+usage: check_tickstat.py OUTDIR patched|stock TICKSTAT
+
+OUTDIR is the runner's --out folder; TICKSTAT is the host build of tickstat,
+used to re-read the guest's recording and trace.dat on another machine.
+Every assertion prints what it expected and what it saw.
+"""
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HZ = 250
+failures = []
+
+
+def expect(what: str, ok: bool, seen) -> None:
+    if not ok:
+        failures.append(f"{what}: saw {seen}")
+
+
+def in_range(what: str, lo: float, hi: float, seen: float) -> None:
+    expect(f"{what} expected {lo}..{hi}", seen is not None and lo <= seen <= hi, seen)
+
+
+def cpu(report: dict, n: int) -> dict:
+    for c in report["cpus"]:
+        if c["cpu"] == n:
+            return c
+    raise SystemExit(f"FAIL: CPU {n} missing from the report")
+
+
+def reason(c: dict, name: str) -> dict | None:
+    for r in c["reasons"]:
+        if r["reason"] == name:
+            return r
+    return None
+
+
+def host_report(tickstat: str, *args: str) -> dict:
+    res = subprocess.run([tickstat, "report", "--json", *args], capture_output=True, text=True)
+    if res.returncode:
+        raise SystemExit(f"FAIL: tickstat report {' '.join(args)}: {res.stderr.strip()}")
+    return json.loads(res.stdout)
+
+
+def last_span(rows: list, n: int) -> dict:
+    spans = [r for r in rows if r["kind"] == "span" and int(r["cpu"]) == n]
+    return spans[-1] if spans else {}
+
+
+def check_exit_codes(files: Path) -> None:
+    rc = dict(line.strip().split("=") for line in open(files / "rc.txt"))
+    want = {"record-short": "0", "record-sigint": "0", "report-sigint": "0", "record": "0",
+            "report-json": "0", "check-pass": "0", "check-fail": "2", "check-forbid": "2",
+            "report-missing": "1", "report-truncated": "1", "record-offline-cpu": "1",
+            "record-bad-command": "1", "check-lost": "2", "check-lost-allowed": "0"}
+    for k, v in want.items():
+        expect(f"exit code of {k} expected {v}", rc.get(k) == v, rc.get(k))
+    for name in ("err-missing", "err-trunc", "err-cpu"):
+        lines = (files / f"{name}.txt").read_text().splitlines()
+        expect(f"{name}: one line on stderr", len(lines) == 1, lines)
+
+
+def check_state(files: Path) -> None:
+    # The kernel expands the global buffer the first time any event is
+    # enabled, even in an instance; the setting itself stays the same.
+    def norm(p: str) -> str:
+        return "".join(l.split(" (expanded")[0] + "\n" for l in (files / p).read_text().splitlines())
+
+    before = norm("state-before.txt")
+    expect("tracing state after a run equals the state before",
+           norm("state-after.txt") == before, norm("state-after.txt"))
+    expect("tracing state after Ctrl-C equals the state before",
+           norm("state-after-sigint.txt") == before, norm("state-after-sigint.txt"))
+
+
+def check_scenario(rep: dict, rows: list, patched: bool, cputimer_pid: int) -> None:
+    window_s = rep["window"]["duration_ns"] / 1e9
+    in_range("window seconds", 3.9, 4.6, window_s)
+
+    # CPU 1: a lone task, tickless all along.
+    c1 = cpu(rep, 1)
+    in_range("CPU1 busy tickless share", 0.99, 1.0, c1["busy_tickless_share"])
+    in_range("CPU1 ticks", 0, 1, c1["ticks"])
+    in_range("CPU1 unknown share", 0, 0.01, c1["unknown_share"])
+
+    # CPU 2: two CFS tasks for 1.5 s: SCHED holds the tick at HZ.
+    c2 = cpu(rep, 2)
+    sched = reason(c2, "SCHED")
+    expect("CPU2 has the SCHED reason", sched is not None, c2["reasons"])
+    if sched:
+        in_range("CPU2 SCHED seconds", 1.3, 1.7, sched["time_ns"] / 1e9)
+        in_range("CPU2 SCHED decisions", 1.3 * HZ, 1.7 * HZ, sched["events"])
+        expect("CPU2 SCHED scope", sched["scope"] == ("CPU" if patched else "UNKNOWN"),
+               sched["scope"])
+        if patched:
+            expect("CPU2 SCHED sub-reason CFS", sched["detail"] == "CFS", sched["detail"])
+    in_range("CPU2 ticks", 1.3 * HZ, 1.8 * HZ, c2["ticks"])
+    in_range("CPU2 busy tickless share", 0, 0.2, c2["busy_tickless_share"])
+    expect("CPU2 tick stopped at the end", last_span(rows, 2).get("tick") == "stopped",
+           last_span(rows, 2))
+
+    # CPU 3: a process-wide POSIX CPU timer armed for 0.5 s, then disarmed.
+    c3 = cpu(rep, 3)
+    posix = reason(c3, "POSIX_TIMER")
+    expect("CPU3 has the POSIX_TIMER reason", posix is not None, c3["reasons"])
+    if posix:
+        in_range("CPU3 POSIX_TIMER seconds", 0.4, 0.7, posix["time_ns"] / 1e9)
+        expect("CPU3 POSIX_TIMER scope", posix["scope"] == ("PROCESS" if patched else "UNKNOWN"),
+               posix["scope"])
+    expect("CPU3 tick stopped at the end", last_span(rows, 3).get("tick") == "stopped",
+           last_span(rows, 3))
+
+    if patched:
+        expect("CPU2 restarted by a dependency", c2["restarts"]["DEPENDENCY"] >= 1, c2["restarts"])
+        culprits = [(k["dependency"], k["scope"], k["comm"], k["pid"], k["caller"])
+                    for k in c3["culprits"] if k["sets"]]
+        expect(f"CPU3 culprit POSIX_TIMER set by cputimer({cputimer_pid}) in set_cpu_itimer",
+               any(d == "POSIX_TIMER" and s == "PROCESS" and comm == "cputimer" and
+                   pid == cputimer_pid and (caller or "").startswith("set_cpu_itimer")
+                   for d, s, comm, pid, caller in culprits), culprits)
+        expect("CPU2 culprit SCHED/CFS set by spin",
+               any(k["dependency"] == "SCHED" and k["sched"] == "CFS" and k["comm"] == "spin"
+                   for k in c2["culprits"] if k["sets"]), c2["culprits"])
+    else:
+        for c in (c2, c3):
+            expect(f"CPU{c['cpu']} restarts unknown on stock", c["restarts"] is None, c["restarts"])
+            expect(f"CPU{c['cpu']} culprits unknown on stock", c["culprits"] is None, c["culprits"])
+
+
+def check_agreement(rec: dict, dat: dict) -> None:
+    """The trace.dat of trace-cmd, over tickstat's window, tells the same."""
+    for n in (2, 3):
+        a, b = cpu(rec, n), cpu(dat, n)
+        in_range(f"CPU{n} ticks trace.dat vs recording", a["ticks"] - 2, a["ticks"] + 2, b["ticks"])
+        in_range(f"CPU{n} busy share trace.dat vs recording", a["busy_tickless_share"] - 0.01,
+                 a["busy_tickless_share"] + 0.01, b["busy_tickless_share"])
+        for r in a["reasons"]:
+            if r["time_ns"] < 1e6:
+                continue
+            o = reason(b, r["reason"])
+            expect(f"CPU{n} {r['reason']} in the trace.dat report", o is not None, b["reasons"])
+            if o:
+                tol = max(1e6, 0.01 * r["time_ns"])
+                in_range(f"CPU{n} {r['reason']} ns trace.dat vs recording",
+                         r["time_ns"] - tol, r["time_ns"] + tol, o["time_ns"])
+                in_range(f"CPU{n} {r['reason']} decisions trace.dat vs recording",
+                         r["events"] - 2, r["events"] + 2, o["events"])
+    # CPU 1 has no event in the window: the trace.dat knows its state only
+    # if trace-cmd's start disturbed it before; otherwise it says unknown.
+    d1 = cpu(dat, 1)
+    expect("CPU1 in trace.dat: unknown, or stopped all along",
+           d1["unknown_share"] >= 0.99 or (d1["tickless_share"] or 0) >= 0.99, d1)
+
+
+def main() -> int:
+    out, kernel, tickstat = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+    files = out / "files"
+    patched = kernel == "patched"
+    rep = json.loads((files / "rec.json").read_text())
+    rows = list(csv.DictReader(open(files / "rec.csv")))
+    pid = int((files / "cputimer.pid").read_text().split()[-1])
+
+    check_exit_codes(files)
+    check_state(files)
+    check_scenario(rep, rows, patched, pid)
+
+    # The recording reads the same on this machine as in the guest.
+    here = host_report(tickstat, str(files / "rec.tickstat"))
+    here["source"]["path"] = rep["source"]["path"]
+    expect("host report of the recording equals the guest's", here == rep, "a difference")
+
+    window = f"{rep['window']['start_ns']},{rep['window']['end_ns']}"
+    dat = host_report(tickstat, "--nohz-full", "1-3", "-C", "1-3", "--time-range", window,
+                      str(files / "trace.dat"))
+    check_agreement(rep, dat)
+
+    lost = json.loads((files / "lost.json").read_text())
+    lc = cpu(lost, 2)
+    expect("lost events counted", lc["lost_events"] + lc["lost_gaps_unknown_size"] > 0, lc)
+    expect("lost events fail the check",
+           any(r["threshold"] == "lost-events" and r["result"] == "FAIL"
+               for r in lost["check"]["results"]), lost["check"])
+
+    junit = (files / "junit.xml").read_text()
+    expect("JUnit has a failure for CPU2", 'classname="tickstat.cpu2" name="min-busy-tickless"><failure'
+           in junit, junit[:300])
+
+    if failures:
+        print(f"tickstat on {kernel}: {len(failures)} assertion(s) failed:", file=sys.stderr)
+        for f in failures:
+            print("  FAIL: " + f, file=sys.stderr)
+        print("--- the report:", file=sys.stderr)
+        print((files / "record.txt").read_text(), file=sys.stderr)
+        return 1
+    c2 = cpu(rep, 2)
+    print(f"tickstat on {kernel}: CPU1 busy tickless {cpu(rep, 1)['busy_tickless_share']:.4f}, "
+          f"CPU2 SCHED {reason(c2, 'SCHED')['time_ns'] / 1e9:.3f} s, ticks {c2['ticks']}, "
+          f"CPU3 POSIX_TIMER {reason(cpu(rep, 3), 'POSIX_TIMER')['time_ns'] / 1e9:.3f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+#!/bin/sh
+# tickstat-basic.sh - guest side of tests/guest/tickstat.test.
+#
+# A lone task on CPU 1 for the whole run, two tasks on CPU 2 for 1.5 s, then
+# a POSIX CPU timer on CPU 3 armed for 0.5 s; recorded by tickstat and, at the
+# same time, by trace-cmd.  Then the exit codes of check and of bad input,
+# the tracing state around a run and around Ctrl-C, and lost events.
+# Every result lands in $OUT; tests/check_tickstat.py judges them.
+set -u
+t=/sys/kernel/tracing
+rc() { echo "$1=$2" >> "$OUT/rc.txt"; }
+state() { cat $t/tracing_on $t/set_event $t/trace_clock $t/buffer_size_kb; ls $t/instances; }
+
+# The tracing state is left as found, after a run and after Ctrl-C.
+state > "$OUT/state-before.txt"
+tickstat record -q -d 0.5 > /dev/null 2>&1
+rc record-short $?
+state > "$OUT/state-after.txt"
+tickstat record -q -o "$OUT/int.tickstat" > /dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+rc record-sigint $?
+state > "$OUT/state-after-sigint.txt"
+tickstat report "$OUT/int.tickstat" > /dev/null 2>&1
+rc report-sigint $?
+
+# The main scenario.
+spin -c 1 -d 9 &
+sleep 0.5
+ev="-e timer:tick_stop -e timer:hrtimer_expire_entry -e sched:sched_switch"
+for e in tick_retain tick_restart tick_dep_set tick_dep_clear; do
+	[ -d $t/events/timer/$e ] && ev="$ev -e timer:$e"
+done
+trace-cmd record -q -C mono $ev -o "$OUT/trace.dat" > /dev/null 2>&1 &
+tc=$!
+sleep 1
+tickstat record -d 4 -o "$OUT/rec.tickstat" --csv "$OUT/rec.csv" -- sh -c \
+	"spin -c 2 -n 2 -d 1.5; cputimer -c 3 -k itimer -d 1 -a 0.5 > $OUT/cputimer.pid; sleep 1" \
+	> "$OUT/record.txt" 2> "$OUT/record.err"
+rc record $?
+kill -INT $tc
+wait $tc
+tickstat report --json "$OUT/rec.tickstat" > "$OUT/rec.json"
+rc report-json $?
+
+# check: 0 when the thresholds hold, 2 when one fails, 1 on bad input.
+tickstat check "$OUT/rec.tickstat" -C 1 --min-success-rate 99 --max-tick-rate 1 \
+	> "$OUT/check-pass.txt" 2>&1
+rc check-pass $?
+tickstat check "$OUT/rec.tickstat" -C 2 --min-success-rate 99 --junit "$OUT/junit.xml" \
+	> "$OUT/check-fail.txt" 2>&1
+rc check-fail $?
+tickstat check "$OUT/rec.tickstat" -C 3 --forbid POSIX_TIMER > /dev/null 2>&1
+rc check-forbid $?
+tickstat report /nonexistent > /dev/null 2> "$OUT/err-missing.txt"
+rc report-missing $?
+head -c 3000 "$OUT/rec.tickstat" > /tmp/trunc.tickstat
+tickstat report /tmp/trunc.tickstat > /dev/null 2> "$OUT/err-trunc.txt"
+rc report-truncated $?
+tickstat record -C 9 -d 1 > /dev/null 2> "$OUT/err-cpu.txt"
+rc record-offline-cpu $?
+tickstat record -d 1 -- /nonexistent/command > /dev/null 2> "$OUT/err-cmd.txt"
+rc record-bad-command $?
+
+# Lost events: a 4 KiB buffer against tens of thousands of switches a second.
+tickstat check -b 4 -C 2 --json -- pingpong -c 2 -d 1 > "$OUT/lost.json" 2>/dev/null
+rc check-lost $?
+tickstat check -b 4 -C 2 --allow-lost --max-unknown 100 -- pingpong -c 2 -d 1 \
+	> /dev/null 2>&1
+rc check-lost-allowed $?
+wait
