@@ -448,13 +448,18 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 	c = ts_analysis_cpu(an, ev->cpu);
 	if (!c)
 		return -1;
-	/* The snapshot is void if the CPU changed state before it was taken. */
-	if (!c->started && an->snapshot_ts && ev->ts < an->snapshot_ts) {
+	/*
+	 * The snapshot is void if the CPU may have changed state before it
+	 * was taken; a tick interrupt alone changes nothing.
+	 */
+	if (!c->started && an->snapshot_ts && ev->ts < an->snapshot_ts &&
+	    ev->kind != TS_EV_TICK) {
 		c->tick = TS_TICK_UNKNOWN;
 		c->idle = TS_IDLE_UNKNOWN;
 		c->stop_censored = 1;
 	}
-	c->started = 1;
+	if (ev->kind != TS_EV_TICK)
+		c->started = 1;
 	c->events += an->counting;
 	if (ev->kind == TS_EV_LOST) {
 		on_lost(an, c, ev);

@@ -1,0 +1,329 @@
+"""tickplot - pictures of where the ticks went, from tickstat's JSON and CSV.
+
+Plots: timeline (spans per CPU coloured by the reason that kept the tick,
+tick marks, idle/busy strip), reasons (stacked bars of running time per
+reason), durations (log2 histogram of stopped intervals), compare (two
+reports side by side) and summary (one page of the first three).
+
+Every drawn element carries a gid ("span:CPU:CATEGORY", "ticks:CPU",
+"reason:CPU:NAME", ...) so that tests can check what was drawn.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+
+SCHEMA = "tickstat-report/1"
+CSV_HEADER = ["kind", "cpu", "start_ns", "end_ns", "tick", "idle", "reasons"]
+STOPPED = "#9ed99e"
+UNKNOWN = "#d0d0d0"
+PALETTE = {
+    "SCHED": "#d62728", "POSIX_TIMER": "#9467bd", "PERF_EVENTS": "#8c564b",
+    "RCU": "#ff7f0e", "RCU_EXP": "#ffbb78", "CLOCK_UNSTABLE": "#e377c2",
+    "TIMER_DUE": "#1f77b4", "TIMEKEEPING": "#17becf", "IRQ_WORK": "#bcbd22",
+    "TIMER_SOFTIRQ": "#aec7e8", "SOFTIRQ": "#c5b0d5", "NEED_RESCHED": "#f7b6d2",
+    "UNREPORTED": "#7f7f7f", "NOT_NOHZ_FULL": "#c49c94",
+}
+EXTRA = ["#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd"]
+
+
+class InputError(Exception):
+    """Bad input: reported as one line and exit 1."""
+
+
+def reason_colour(name: str, extra: dict[str, str]) -> str:
+    base = name.split("@")[0]
+    if base in PALETTE:
+        return PALETTE[base]
+    if base not in extra:
+        extra[base] = EXTRA[len(extra) % len(EXTRA)]
+    return extra[base]
+
+
+def load_json(path: Path) -> dict:
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as e:
+        raise InputError(f"{path}: {e.strerror}") from e
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from e
+    if not isinstance(data, dict) or "schema" not in data:
+        raise InputError(f"{path}: not a tickstat report (no schema)")
+    if data["schema"] != SCHEMA:
+        raise InputError(f"{path}: schema {data['schema']!r}, tickplot reads {SCHEMA!r}")
+    if not isinstance(data.get("cpus"), list) or "window" not in data:
+        raise InputError(f"{path}: malformed report (no cpus or window)")
+    return data
+
+
+class Timeline:
+    """The CSV timeline grouped per CPU: spans by category, tick times."""
+
+    def __init__(self) -> None:
+        self.spans: dict[int, dict[str, list[tuple[float, float]]]] = defaultdict(
+            lambda: defaultdict(list))
+        self.busy: dict[int, list[tuple[float, float]]] = defaultdict(list)
+        self.ticks: dict[int, list[float]] = defaultdict(list)
+        self.end = 0.0
+
+
+def span_category(row: dict) -> str:
+    if row["tick"] == "stopped":
+        return "stopped"
+    if row["tick"] == "unknown":
+        return "unknown"
+    return row["reasons"].split("+")[0] if row["reasons"] else "UNREPORTED"
+
+
+def load_csv(path: Path) -> Timeline:
+    tl = Timeline()
+    try:
+        with open(path, newline="") as f:
+            reader = csv.reader(f)
+            header = next(reader, None)
+            if header != CSV_HEADER:
+                raise InputError(f"{path}: not a tickstat CSV timeline (header {header})")
+            for lineno, fields in enumerate(reader, start=2):
+                if len(fields) != len(CSV_HEADER):
+                    raise InputError(f"{path}:{lineno}: {len(fields)} fields, expected 7")
+                row = dict(zip(CSV_HEADER, fields))
+                try:
+                    cpu, start, end = int(row["cpu"]), int(row["start_ns"]) / 1e9, \
+                        int(row["end_ns"]) / 1e9
+                except ValueError as e:
+                    raise InputError(f"{path}:{lineno}: {e}") from e
+                if end < start:
+                    raise InputError(f"{path}:{lineno}: span ends before it starts")
+                tl.end = max(tl.end, end)
+                if row["kind"] == "tick":
+                    tl.ticks[cpu].append(start)
+                elif row["kind"] == "span":
+                    tl.spans[cpu][span_category(row)].append((start, end - start))
+                    if row["idle"] == "busy":
+                        tl.busy[cpu].append((start, end - start))
+                else:
+                    raise InputError(f"{path}:{lineno}: unknown kind {row['kind']!r}")
+    except OSError as e:
+        raise InputError(f"{path}: {e.strerror}") from e
+    return tl
+
+
+def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None) -> None:
+    cpus = sorted(cpus if cpus is not None else set(tl.spans) | set(tl.ticks))
+    extra: dict[str, str] = {}
+    legend: dict[str, str] = {}
+    for row, cpu in enumerate(cpus):
+        y = row * 1.0
+        for cat, spans in sorted(tl.spans[cpu].items()):
+            colour = STOPPED if cat == "stopped" else UNKNOWN if cat == "unknown" \
+                else reason_colour(cat, extra)
+            coll = ax.broken_barh(spans, (y + 0.25, 0.5), facecolors=colour,
+                                  hatch="//" if cat == "unknown" else None, linewidth=0)
+            coll.set_gid(f"span:{cpu}:{cat}")
+            legend[cat if cat in ("stopped", "unknown") else cat.split("@")[0]] = colour
+        if tl.busy[cpu]:
+            coll = ax.broken_barh(tl.busy[cpu], (y + 0.1, 0.1), facecolors="black", linewidth=0)
+            coll.set_gid(f"busy:{cpu}")
+        if tl.ticks[cpu]:
+            lines = ax.vlines(tl.ticks[cpu], y + 0.77, y + 0.95, colors="black",
+                              linewidth=0.4 if len(cpus) <= 16 else 0.2)
+            lines.set_gid(f"ticks:{cpu}")
+    ax.set_yticks([r + 0.55 for r in range(len(cpus))])
+    ax.set_yticklabels([f"CPU{c}" for c in cpus], fontsize=8 if len(cpus) <= 16 else 4)
+    ax.set_ylim(0, max(1, len(cpus)))
+    ax.set_xlim(0, tl.end or 1)
+    ax.set_xlabel("seconds from the start of the recording")
+    ax.set_title("Tick state per CPU (bars: running, coloured by reason; marks above: tick "
+                 "interrupts; black strip below: busy)", fontsize=9)
+    handles = [Patch(facecolor=c, label=n, hatch="//" if n == "unknown" else None)
+               for n, c in sorted(legend.items())]
+    if handles:
+        ax.legend(handles=handles, fontsize=7, loc="upper right", ncol=min(4, len(handles)))
+
+
+def reason_name(r: dict) -> str:
+    return r["reason"] + (f"@{r['scope']}" if r.get("scope") else "")
+
+
+def draw_reasons(ax, report: dict) -> None:
+    extra: dict[str, str] = {}
+    cpus = [c for c in report["cpus"]]
+    names = sorted({reason_name(r) for c in cpus for r in c["reasons"] if r["time_ns"]})
+    bottoms = [0.0] * len(cpus)
+    x = list(range(len(cpus)))
+    for name in names:
+        heights = []
+        for c in cpus:
+            t = sum(r["time_ns"] for r in c["reasons"] if reason_name(r) == name)
+            heights.append(t / c["window_ns"] * 100 if c["window_ns"] else 0)
+        bars = ax.bar(x, heights, bottom=bottoms, color=reason_colour(name, extra), label=name)
+        for bar, c in zip(bars, cpus):
+            bar.set_gid(f"reason:{c['cpu']}:{name}")
+        bottoms = [b + h for b, h in zip(bottoms, heights)]
+    ax.set_xticks(x)
+    ax.set_xticklabels([f"CPU{c['cpu']}" for c in cpus], fontsize=8)
+    ax.set_ylabel("% of the window the reason held the tick")
+    ax.set_title("Why the tick ran", fontsize=9)
+    if names:
+        ax.legend(fontsize=7)
+    if not names:
+        ax.text(0.5, 0.5, "the tick never ran for a reported reason", ha="center",
+                transform=ax.transAxes)
+
+
+def draw_durations(ax, report: dict, merge: bool = False) -> None:
+    series = {}
+    for c in report["cpus"]:
+        hist = {h["lt_ns"]: h["count"] for h in c["stopped_intervals"]["log2_histogram"]}
+        key = "all CPUs" if merge else f"CPU{c['cpu']}"
+        acc = series.setdefault(key, defaultdict(int))
+        for lt, n in hist.items():
+            acc[lt] += n
+    plotted = 0
+    for i, (name, hist) in enumerate(sorted(series.items())):
+        if not hist:
+            continue
+        edges = sorted(hist)
+        # bucket [lt/2, lt): draw a bar at its geometric middle
+        xs = [lt / 1e9 / 1.414 for lt in edges]
+        bars = ax.bar(xs, [hist[e] for e in edges], width=[lt / 1e9 / 2 for lt in edges],
+                      alpha=0.6, label=name, align="center")
+        for bar, lt in zip(bars, edges):
+            bar.set_gid(f"duration:{name}:{lt}")
+        plotted += 1
+    ax.set_xscale("log")
+    ax.set_xlabel("stopped interval (s), log2 buckets")
+    ax.set_ylabel("intervals")
+    ax.set_title("How long the tick stayed stopped (complete intervals)", fontsize=9)
+    if plotted:
+        ax.legend(fontsize=7)
+    else:
+        ax.text(0.5, 0.5, "no complete stopped interval", ha="center", transform=ax.transAxes)
+
+
+def top_reasons(c: dict, n: int = 2) -> str:
+    rs = sorted((r for r in c["reasons"] if r["time_ns"]), key=lambda r: -r["time_ns"])[:n]
+    return ", ".join(f"{reason_name(r)} {r['time_ns'] / 1e9:.3f}s" for r in rs) or "none"
+
+
+def share(v) -> str:
+    return "-" if v is None else f"{v * 100:.2f}%"
+
+
+def compare_rows(a: dict, b: dict) -> list[list[str]]:
+    """Per CPU: tickless share, busy share, tick rate, top reasons, before and after."""
+    rows = []
+    bcpus = {c["cpu"]: c for c in b["cpus"]}
+    for ca in a["cpus"]:
+        cb = bcpus.get(ca["cpu"])
+        if not cb:
+            continue
+        rate = lambda c: "-" if c["tick_rate_hz"] is None else f"{c['tick_rate_hz']:.1f}"
+        rows.append([f"CPU{ca['cpu']}", share(ca["tickless_share"]), share(cb["tickless_share"]),
+                     share(ca["busy_tickless_share"]), share(cb["busy_tickless_share"]),
+                     rate(ca), rate(cb), top_reasons(ca), top_reasons(cb)])
+    return rows
+
+
+def draw_compare(fig, a: dict, b: dict, labels: tuple[str, str]) -> None:
+    ax1 = fig.add_subplot(2, 1, 1)
+    rows = compare_rows(a, b)
+    cpus = [r[0] for r in rows]
+    x = list(range(len(rows)))
+    for off, idx, label in ((-0.2, 1, labels[0]), (0.2, 2, labels[1])):
+        vals = [float(r[idx].rstrip("%")) if r[idx] != "-" else 0 for r in rows]
+        bars = ax1.bar([i + off for i in x], vals, width=0.4, label=f"{label}: tickless %")
+        for bar, cpu in zip(bars, cpus):
+            bar.set_gid(f"compare:{label}:{cpu}")
+    ax1.set_xticks(x)
+    ax1.set_xticklabels(cpus)
+    ax1.set_ylabel("tickless share of known time (%)")
+    ax1.legend(fontsize=7)
+    ax1.set_title("Before and after", fontsize=9)
+    ax2 = fig.add_subplot(2, 1, 2)
+    ax2.axis("off")
+    cols = ["CPU", f"tickless {labels[0]}", f"tickless {labels[1]}", f"busy {labels[0]}",
+            f"busy {labels[1]}", f"ticks/s {labels[0]}", f"ticks/s {labels[1]}",
+            f"top reasons {labels[0]}", f"top reasons {labels[1]}"]
+    if rows:
+        table = ax2.table(cellText=rows, colLabels=cols, loc="center", fontsize=6)
+        table.set_gid("compare-table")
+        table.auto_set_font_size(False)
+        table.set_fontsize(6)
+
+
+def summary(fig, report: dict, tl: Timeline) -> None:
+    grid = fig.add_gridspec(2, 2, height_ratios=[1.3, 1])
+    draw_timeline(fig.add_subplot(grid[0, :]), tl, [c["cpu"] for c in report["cpus"]])
+    draw_reasons(fig.add_subplot(grid[1, 0]), report)
+    draw_durations(fig.add_subplot(grid[1, 1]), report)
+    src = report["source"]
+    fig.suptitle(f"tickstat: {src.get('kind')} on kernel {src.get('kernel') or '?'}, "
+                 f"window {report['window']['duration_ns'] / 1e9:.3f} s", fontsize=10)
+
+
+def save(fig, out: Path) -> None:
+    if Path(out).suffix.lower() not in (".png", ".svg"):
+        raise InputError(f"{out}: write .png or .svg")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="tickplot", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    for name, help_ in (("timeline", "tick state per CPU over time"),
+                        ("reasons", "time per reason, per CPU (stacked bars)"),
+                        ("durations", "histogram of stopped intervals"),
+                        ("summary", "one page: timeline, reasons, durations"),
+                        ("compare", "two reports side by side")):
+        s = sub.add_parser(name, help=help_)
+        s.add_argument("-o", "--output", required=True, type=Path, help="a .png or .svg file")
+        if name in ("reasons", "durations", "summary"):
+            s.add_argument("--json", required=True, type=Path, help="tickstat report --json")
+        if name in ("timeline", "summary"):
+            s.add_argument("--csv", required=True, type=Path, help="tickstat --csv timeline")
+        if name == "timeline":
+            s.add_argument("--json", type=Path, help="report JSON: restrict to its CPUs")
+        if name == "durations":
+            s.add_argument("--merge", action="store_true", help="one histogram for all CPUs")
+        if name == "compare":
+            s.add_argument("before", type=Path)
+            s.add_argument("after", type=Path)
+            s.add_argument("--labels", default="before,after")
+    opts = p.parse_args(argv)
+    try:
+        if opts.cmd == "timeline":
+            cpus = [c["cpu"] for c in load_json(opts.json)["cpus"]] if opts.json else None
+            tl = load_csv(opts.csv)
+            fig, ax = plt.subplots(figsize=(12, 1 + 0.5 * max(2, len(cpus or tl.spans))))
+            draw_timeline(ax, tl, cpus)
+        elif opts.cmd == "reasons":
+            fig, ax = plt.subplots(figsize=(8, 5))
+            draw_reasons(ax, load_json(opts.json))
+        elif opts.cmd == "durations":
+            fig, ax = plt.subplots(figsize=(8, 5))
+            draw_durations(ax, load_json(opts.json), opts.merge)
+        elif opts.cmd == "summary":
+            report, tl = load_json(opts.json), load_csv(opts.csv)
+            fig = plt.figure(figsize=(13, 9))
+            summary(fig, report, tl)
+        else:
+            labels = tuple(opts.labels.split(",", 1)) if "," in opts.labels else ("before", "after")
+            fig = plt.figure(figsize=(13, 8))
+            draw_compare(fig, load_json(opts.before), load_json(opts.after), labels)
+        save(fig, opts.output)
+    except InputError as e:
+        print(f"tickplot: {e}", file=sys.stderr)
+        return 1
+    return 0
