@@ -26,6 +26,7 @@ python3
 python3-matplotlib
 libcunit1-dev
 clang
+libclang-rt-14-dev
 pkg-config
 "
 

@@ -35,7 +35,9 @@ for e in tick_retain tick_restart tick_dep_set tick_dep_clear; do
 done
 trace-cmd record -q -C mono $ev -o "$OUT/trace.dat" > /dev/null 2>&1 &
 tc=$!
-sleep 1
+# trace-cmd takes a while to start under emulation: wait until it traces
+until [ "$(cat $t/events/timer/tick_stop/enable)" = 1 ]; do sleep 0.1; done
+sleep 0.5
 tickstat record -d 4 -o "$OUT/rec.tickstat" --csv "$OUT/rec.csv" -- sh -c \
 	"spin -c 2 -n 2 -d 1.5; cputimer -c 3 -k itimer -d 1 -a 0.5 > $OUT/cputimer.pid; sleep 1" \
 	> "$OUT/record.txt" 2> "$OUT/record.err"

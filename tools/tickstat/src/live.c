@@ -387,8 +387,10 @@ static int drain(struct reader *r, struct ts_stream *s)
 				break;
 			if (n < r->page_size)
 				memset(r->page + n, 0, r->page_size - n);
-			if (ts_stream_page(s, c, r->page, r->page_size))
+			if (ts_stream_page(s, c, r->page, r->page_size)) {
+				err_msg("CPU %d: %s\n", c, s->err);
 				return -1;
+			}
 		}
 	}
 	return 0;

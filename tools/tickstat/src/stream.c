@@ -3,13 +3,16 @@
  * stream.c - raw pages to events to the analysis; the recording format.
  *
  * A recording is the magic "TICKSTAT", a little-endian u32 version, then
- * sections {u32 type, u32 cpu, u32 length, bytes}; docs/recording-format.md
+ * sections {u32 type, u32 cpu, u32 length, u32 crc32, bytes};
+ * docs/recording-format.md
  * describes each.  Nothing in a file is trusted: every length is checked.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "stream.h"
 #include "util.h"
 
@@ -34,6 +37,7 @@ static void save(struct ts_stream *s, int type, int cpu, const void *data, uint3
 	put_u32(s->out, type);
 	put_u32(s->out, cpu);
 	put_u32(s->out, len);
+	put_u32(s->out, ts_crc32(data, len));
 	if (fwrite(data, 1, len, s->out) != len)
 		s->out_error = errno ? errno : EIO;
 }
@@ -227,10 +231,10 @@ int ts_stream_header_page(struct ts_stream *s, const char *text, uint32_t len)
 	save(s, TS_SEC_HEADER_PAGE, 0, text, len);
 	if (!s->have_meta)
 		return fail(s, "header page before metadata");
-	t = text_copy(text, len);
+	t = ts_format_clean(text, len, 1);
 	if (!t)
-		return fail(s, "out of memory");
-	ret = tep_parse_header_page(s->tep, t, len, s->long_size);
+		return fail(s, "malformed header_page format");
+	ret = tep_parse_header_page(s->tep, t, strlen(t), s->long_size);
 	free(t);
 	return ret ? fail(s, "cannot parse the header_page format") : 0;
 }
@@ -239,8 +243,8 @@ int ts_stream_header_page(struct ts_stream *s, const char *text, uint32_t len)
 int ts_stream_format(struct ts_stream *s, const char *text, uint32_t len)
 {
 	const char *nl = memchr(text, '\n', len);
-	char sys[64];
-	int n;
+	char sys[64], *clean;
+	int n, ret;
 
 	save(s, TS_SEC_FORMAT, 0, text, len);
 	if (!s->have_meta || s->ready)
@@ -250,9 +254,15 @@ int ts_stream_format(struct ts_stream *s, const char *text, uint32_t len)
 	n = nl - text;
 	memcpy(sys, text, n);
 	sys[n] = '\0';
-	if (tep_parse_event(s->tep, nl + 1, len - n - 1, sys))
-		return fail(s, "cannot parse an event format");
-	return 0;
+	for (int i = 0; i < n; i++)
+		if (!(isalnum((unsigned char)sys[i]) || sys[i] == '_'))
+			return fail(s, "malformed event system name");
+	clean = ts_format_clean(nl + 1, len - n - 1, 0);
+	if (!clean)
+		return fail(s, "malformed event format");
+	ret = tep_parse_event(s->tep, clean, strlen(clean), sys);
+	free(clean);
+	return ret ? fail(s, "cannot parse an event format") : 0;
 }
 
 static int make_ready(struct ts_stream *s)
@@ -394,28 +404,41 @@ int ts_is_recording(const char *path)
 
 static int read_sections(FILE *f, struct ts_stream *s)
 {
-	uint32_t type, cpu, len;
+	uint32_t type, cpu, len, crc;
 	char *buf = NULL;
 	int ret = 0;
 
 	while (!ret && !s->have_end) {
-		if (read_u32(f, &type)) {
-			if (feof(f))
-				return fail(s, "truncated recording: no end section (was the recorder killed?)");
-			return fail(s, "read error");
-		}
-		if (read_u32(f, &cpu) || read_u32(f, &len))
-			return fail(s, "truncated recording: cut inside a section header");
-		if (len > TS_REC_MAX_SECTION)
-			return fail(s, "corrupt recording: section larger than 64 MiB");
 		free(buf);
-		buf = malloc(len ? len : 1);
-		if (!buf)
-			return fail(s, "out of memory");
-		if (fread(buf, 1, len, f) != len) {
-			free(buf);
-			return fail(s, "truncated recording: cut inside a section");
+		buf = NULL;
+		if (read_u32(f, &type)) {
+			ret = fail(s, feof(f) ? "truncated recording: no end section (was the recorder killed?)" :
+				   "read error");
+			break;
 		}
+		if (read_u32(f, &cpu) || read_u32(f, &len) || read_u32(f, &crc)) {
+			ret = fail(s, "truncated recording: cut inside a section header");
+			break;
+		}
+		if (len > TS_REC_MAX_SECTION) {
+			ret = fail(s, "corrupt recording: section larger than 64 MiB");
+			break;
+		}
+		buf = malloc(len ? len : 1);
+		if (!buf) {
+			ret = fail(s, "out of memory");
+			break;
+		}
+		if (fread(buf, 1, len, f) != len) {
+			ret = fail(s, "truncated recording: cut inside a section");
+			break;
+		}
+#ifndef TS_FUZZING	/* let the fuzzer reach the parsers behind the check */
+		if (ts_crc32(buf, len) != crc) {
+			ret = fail(s, "corrupt recording: a section fails its CRC32 check");
+			break;
+		}
+#endif
 		switch (type) {
 		case TS_SEC_META:
 			ret = s->have_meta ? fail(s, "corrupt recording: second metadata section") :

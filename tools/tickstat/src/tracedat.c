@@ -86,6 +86,9 @@ int ts_read_tracedat(const char *path, struct ts_analysis *an, char *err, size_t
 	snprintf(an->source_kind, sizeof(an->source_kind), "trace.dat");
 	snprintf(an->source_path, sizeof(an->source_path), "%s", path);
 	ts_analysis_set_start(an, tracecmd_get_first_ts(handle));
+	/* CPUs without any event are reported too, as unknown */
+	for (int cpu = 0; cpu < tep_get_cpus(tracecmd_get_tep(handle)) && cpu < TS_MAX_CPUS; cpu++)
+		ts_analysis_cpu(an, cpu);
 	ctx.last_ts = tracecmd_get_first_ts(handle);
 	if (tracecmd_iterate_events(handle, NULL, 0, on_record, &ctx) < 0 || ctx.error) {
 		snprintf(err, errlen, "%s: cannot read the events%s", path,

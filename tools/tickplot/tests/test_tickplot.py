@@ -1,0 +1,164 @@
+"""Tests of tickplot: render from committed fixtures and check what was drawn.
+
+The fixtures (tests/fixtures/demo.json, demo.csv) come from a guest run of
+make demo: a lone task on CPU 1, two tasks on CPU 2, a POSIX CPU timer on
+CPU 3.  Each test reads the drawn artists back by their gid.
+"""
+import csv
+import json
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import matplotlib.pyplot as plt  # noqa: E402
+
+import tickplot  # noqa: E402
+
+FIX = HERE.parents[2] / "tests" / "fixtures"
+
+
+def by_gid(fig, prefix):
+    found = {}
+    for ax in fig.axes:
+        for artist in list(ax.collections) + list(ax.patches):
+            gid = artist.get_gid()
+            if gid and gid.startswith(prefix):
+                found.setdefault(gid, []).append(artist)
+    return found
+
+
+def span_widths(collection):
+    """Total width of the rectangles of a broken_barh collection."""
+    total = 0.0
+    for path in collection.get_paths():
+        xs = [v[0] for v in path.vertices]
+        total += max(xs) - min(xs)
+    return total
+
+
+class TimelineTest(unittest.TestCase):
+    def setUp(self):
+        self.tl = tickplot.load_csv(FIX / "demo.csv")
+        self.rows = list(csv.DictReader(open(FIX / "demo.csv")))
+
+    def test_spans_match_the_csv(self):
+        fig, ax = plt.subplots()
+        tickplot.draw_timeline(ax, self.tl, [1, 2, 3])
+        spans = by_gid(fig, "span:")
+        for cpu in (1, 2, 3):
+            want = {}
+            for r in self.rows:
+                if r["kind"] == "span" and int(r["cpu"]) == cpu:
+                    cat = tickplot.span_category(r)
+                    want[cat] = want.get(cat, 0) + (int(r["end_ns"]) - int(r["start_ns"])) / 1e9
+            for cat, seconds in want.items():
+                drawn = sum(span_widths(c) for c in spans[f"span:{cpu}:{cat}"])
+                self.assertAlmostEqual(drawn, seconds, places=6, msg=f"CPU{cpu} {cat}")
+        plt.close(fig)
+
+    def test_reasons_and_ticks_drawn(self):
+        fig, ax = plt.subplots()
+        tickplot.draw_timeline(ax, self.tl, [1, 2, 3])
+        spans = by_gid(fig, "span:")
+        self.assertIn("span:2:SCHED@CPU", spans)
+        self.assertIn("span:3:POSIX_TIMER@PROCESS", spans)
+        ticks = by_gid(fig, "ticks:")
+        n_csv = sum(1 for r in self.rows if r["kind"] == "tick" and r["cpu"] == "2")
+        n_drawn = sum(len(c.get_segments()) for c in ticks["ticks:2"])
+        self.assertEqual(n_drawn, n_csv)
+        self.assertGreater(n_drawn, 300)        # 2 s of SCHED at HZ=250
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        self.assertIn("SCHED", labels)
+        self.assertIn("stopped", labels)
+        self.assertEqual([t.get_text() for t in ax.get_yticklabels()], ["CPU1", "CPU2", "CPU3"])
+        plt.close(fig)
+
+    def test_many_cpus(self):
+        """64 rows still render, with smaller labels."""
+        tl = tickplot.Timeline()
+        for cpu in range(64):
+            tl.spans[cpu]["stopped"].append((0.0, 60.0))
+            tl.ticks[cpu].extend([1.0, 2.0])
+        tl.end = 60.0
+        fig, ax = plt.subplots(figsize=(12, 20))
+        tickplot.draw_timeline(ax, tl)
+        self.assertEqual(len(by_gid(fig, "span:")), 64)
+        self.assertEqual(len(ax.get_yticklabels()), 64)
+        plt.close(fig)
+
+
+class ReasonsDurationsTest(unittest.TestCase):
+    def setUp(self):
+        self.report = tickplot.load_json(FIX / "demo.json")
+
+    def test_reason_bars_are_time_shares(self):
+        fig, ax = plt.subplots()
+        tickplot.draw_reasons(ax, self.report)
+        bars = by_gid(fig, "reason:")
+        c2 = next(c for c in self.report["cpus"] if c["cpu"] == 2)
+        sched = next(r for r in c2["reasons"] if r["reason"] == "SCHED")
+        bar = bars["reason:2:SCHED@CPU"][0]
+        self.assertAlmostEqual(bar.get_height(), sched["time_ns"] / c2["window_ns"] * 100, places=6)
+        plt.close(fig)
+
+    def test_duration_histogram_counts(self):
+        fig, ax = plt.subplots()
+        tickplot.draw_durations(ax, self.report)
+        bars = by_gid(fig, "duration:")
+        for c in self.report["cpus"]:
+            for h in c["stopped_intervals"]["log2_histogram"]:
+                bar = bars[f"duration:CPU{c['cpu']}:{h['lt_ns']}"][0]
+                self.assertEqual(bar.get_height(), h["count"])
+        total = sum(b[0].get_height() for b in bars.values())
+        self.assertEqual(total, sum(c["stopped_intervals"]["count"] for c in self.report["cpus"]))
+        plt.close(fig)
+
+
+class CompareAndCliTest(unittest.TestCase):
+    def test_compare_rows(self):
+        a = tickplot.load_json(FIX / "demo.json")
+        b = json.loads(json.dumps(a))
+        b["cpus"][1]["tickless_share"] = 0.99
+        rows = tickplot.compare_rows(a, b)
+        self.assertEqual([r[0] for r in rows], ["CPU1", "CPU2", "CPU3"])
+        self.assertEqual(rows[1][2], "99.00%")
+        self.assertIn("SCHED@CPU", rows[1][7])
+
+    def test_cli_writes_png_and_svg(self):
+        with tempfile.TemporaryDirectory() as d:
+            for ext in ("png", "svg"):
+                out = Path(d) / f"summary.{ext}"
+                rc = tickplot.main(["summary", "--json", str(FIX / "demo.json"), "--csv",
+                                    str(FIX / "demo.csv"), "-o", str(out)])
+                self.assertEqual(rc, 0)
+                self.assertGreater(out.stat().st_size, 10000)
+            rc = tickplot.main(["compare", str(FIX / "demo.json"), str(FIX / "demo.json"),
+                                "-o", str(Path(d) / "c.png")])
+            self.assertEqual(rc, 0)
+
+    def test_bad_input(self):
+        with tempfile.TemporaryDirectory() as d:
+            bad = Path(d) / "bad.json"
+            bad.write_text('{"schema": "tickstat-report/9", "cpus": []}')
+            with self.assertRaises(tickplot.InputError) as e:
+                tickplot.load_json(bad)
+            self.assertIn("tickstat-report/9", str(e.exception))
+            bad.write_text("{not json")
+            with self.assertRaises(tickplot.InputError):
+                tickplot.load_json(bad)
+            csvf = Path(d) / "bad.csv"
+            csvf.write_text("kind,cpu\nspan,1\n")
+            with self.assertRaises(tickplot.InputError):
+                tickplot.load_csv(csvf)
+            self.assertEqual(tickplot.main(["reasons", "--json", str(Path(d) / "none.json"),
+                                            "-o", str(Path(d) / "x.png")]), 1)
+            self.assertEqual(tickplot.main(["reasons", "--json", str(FIX / "demo.json"),
+                                            "-o", str(Path(d) / "x.pdf")]), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()

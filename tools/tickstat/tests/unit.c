@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unit.c - host-side unit tests of tickstat (CUnit): histogram, CPU lists,
+ * the state machine on synthetic streams, the readers on fixtures captured
+ * in the guest (tests/fixtures), and every way a recording can be broken.
+ *
+ * usage: unit-tests FIXTURE_DIR
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+#include "analysis.h"
+#include "check.h"
+#include "metrics.h"
+#include "stream.h"
+#include "tracedat.h"
+#include "util.h"
+
+#define MS	1000000ULL
+#define S	1000000000ULL
+
+static const char *fixtures;
+
+static char *fixture(const char *name)
+{
+	static char path[4][512];
+	static int next;
+	char *p = path[next++ & 3];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", fixtures, name);
+	return p;
+}
+
+/* ---- histogram ---- */
+
+static void test_hist_exact_small(void)
+{
+	struct ts_hist h = { 0 };
+
+	for (uint64_t v = 1; v <= 7; v++)
+		ts_hist_add(&h, v);
+	CU_ASSERT_EQUAL(h.count, 7);
+	CU_ASSERT_EQUAL(h.min, 1);
+	CU_ASSERT_EQUAL(h.max, 7);
+	CU_ASSERT_EQUAL(h.total, 28);
+	CU_ASSERT_EQUAL(ts_hist_percentile(&h, 50), 4);
+	CU_ASSERT_EQUAL(ts_hist_percentile(&h, 100), 7);
+}
+
+static void test_hist_error_bound(void)
+{
+	struct ts_hist h = { 0 };
+
+	/* 1..100000 us: the true p50 is 50000 us, p90 90000 us */
+	for (uint64_t v = 1; v <= 100000; v++)
+		ts_hist_add(&h, v * 1000);
+	uint64_t p50 = ts_hist_percentile(&h, 50), p90 = ts_hist_percentile(&h, 90);
+
+	CU_ASSERT(p50 >= 50000000ULL && p50 <= 50000000ULL * 1125 / 1000);
+	CU_ASSERT(p90 >= 90000000ULL && p90 <= 90000000ULL * 1125 / 1000);
+	CU_ASSERT_EQUAL(ts_hist_percentile(&h, 100), 100000000ULL);
+	CU_ASSERT(ts_hist_percentile(&h, 0.0001) >= 1000 && ts_hist_percentile(&h, 0.0001) <= 1125);
+}
+
+static void test_hist_log2(void)
+{
+	struct ts_hist h = { 0 };
+	uint64_t sum = 0;
+
+	ts_hist_add(&h, 0);
+	ts_hist_add(&h, 1);
+	ts_hist_add(&h, 1023);
+	ts_hist_add(&h, 1024);
+	ts_hist_add(&h, UINT64_MAX);
+	CU_ASSERT_EQUAL(ts_hist_log2_count(&h, 0), 1);
+	CU_ASSERT_EQUAL(ts_hist_log2_count(&h, 1), 1);
+	CU_ASSERT_EQUAL(ts_hist_log2_count(&h, 10), 1);	/* 512..1023 */
+	CU_ASSERT_EQUAL(ts_hist_log2_count(&h, 11), 1);	/* 1024..2047 */
+	CU_ASSERT_EQUAL(ts_hist_log2_count(&h, 64), 1);
+	for (int p = 0; p <= 64; p++)
+		sum += ts_hist_log2_count(&h, p);
+	CU_ASSERT_EQUAL(sum, h.count);
+	CU_ASSERT_EQUAL(ts_hist_percentile(&(struct ts_hist){ 0 }, 50), 0);
+}
+
+/* ---- CPU lists ---- */
+
+static void test_cpuset(void)
+{
+	struct ts_cpuset s;
+	char buf[64];
+
+	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, "1-3,5\n"), 0);
+	CU_ASSERT_EQUAL(ts_cpuset_count(&s), 4);
+	CU_ASSERT(ts_cpuset_has(&s, 5) && !ts_cpuset_has(&s, 4));
+	ts_cpuset_format(&s, buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "1-3,5");
+	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, ""), 0);
+	CU_ASSERT(ts_cpuset_empty(&s));
+	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, "1-"), -1);
+	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, "3-1"), -1);
+	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, "a"), -1);
+	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, "1,,2"), -1);
+	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, "99999"), -1);
+}
+
+/* ---- the state machine on synthetic streams ---- */
+
+static struct ts_analysis an;
+
+static void start(uint64_t at, int patched)
+{
+	ts_analysis_init(&an);
+	an.caps.tick_stop = 1;
+	an.caps.scopes = patched;
+	an.caps.retain = patched;
+	an.caps.restart = patched;
+	an.caps.dep_events = patched;
+	an.caps.sched_switch = 1;
+	an.caps.tick_expiry = 1;
+	ts_analysis_set_start(&an, at);
+}
+
+static void feed(const struct ts_event *ev)
+{
+	CU_ASSERT_EQUAL(ts_analysis_event(&an, ev), 0);
+}
+
+static void stop_ok(int cpu, uint64_t ts)
+{
+	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = cpu, .ts = ts,
+				 .stop = { .success = 1 } });
+}
+
+/* a refusal: SCHED at CPU scope (patched) or as 6.1 reports it */
+static void stop_sched(int cpu, uint64_t ts)
+{
+	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = cpu, .ts = ts,
+				 .stop = { .success = 0, .dependency = 1 << 2,
+					   .has_scopes = an.caps.scopes,
+					   .deps = { 0, 1 << 2, 0, 0 } } });
+}
+
+static void restart(int cpu, uint64_t ts, int cause)
+{
+	feed(&(struct ts_event){ .kind = TS_EV_TICK_RESTART, .cpu = cpu, .ts = ts,
+				 .restart = { .stopped_ns = -1, .cause = cause } });
+}
+
+static void tick(int cpu, uint64_t ts)
+{
+	feed(&(struct ts_event){ .kind = TS_EV_TICK, .cpu = cpu, .ts = ts });
+}
+
+static void sw(int cpu, uint64_t ts, int next_pid)
+{
+	struct ts_event ev = { .kind = TS_EV_SWITCH, .cpu = cpu, .ts = ts,
+			       .sw = { .prev_pid = next_pid ? 0 : 100, .next_pid = next_pid } };
+
+	snprintf(ev.sw.next_comm, sizeof(ev.sw.next_comm), "task%d", next_pid);
+	feed(&ev);
+}
+
+static const struct ts_reason *find(const struct ts_cpu *c, const char *name)
+{
+	for (int i = 0; i < c->nr_reasons; i++)
+		if (ts_reason_matches(&c->reasons[i], name))
+			return &c->reasons[i];
+	return NULL;
+}
+
+/* Patched: busy task, a second task holds the tick 1 s, then it stops. */
+static void test_patched_two_tasks(void)
+{
+	const struct ts_reason *r;
+	struct ts_metrics m;
+	struct ts_cpu *c;
+
+	start(0, 1);
+	sw(1, 0, 100);				/* busy from 0 */
+	stop_ok(1, 100 * MS);			/* stopped from 0.1 s */
+	stop_sched(1, 1 * S);			/* a second task: refused... */
+	restart(1, 1 * S + 1000, TS_RESTART_DEPENDENCY);	/* ...and restarted */
+	for (uint64_t t = 1 * S + 4 * MS; t < 2 * S; t += 4 * MS) {
+		tick(1, t);
+		stop_sched(1, t + 1000);
+	}
+	stop_ok(1, 2 * S);			/* one task again */
+	ts_analysis_finish(&an, 3 * S);
+
+	c = an.cpus[1];
+	ts_metrics_of(&an, c, &m);
+	CU_ASSERT_EQUAL(m.window_ns, 3 * S);
+	CU_ASSERT_EQUAL(m.unknown_ns, 100 * MS);	/* before the first stop */
+	CU_ASSERT_EQUAL(m.stopped_ns, 900 * MS + 1000 + 1 * S);
+	CU_ASSERT_EQUAL(m.running_ns, 1 * S - 1000);
+	CU_ASSERT_EQUAL(m.busy_ns, m.stopped_ns + m.running_ns);
+	CU_ASSERT_EQUAL(c->ticks, 249);
+	r = find(c, "SCHED@CPU");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(r->time_ns, 1 * S - 1000);	/* from the restart on */
+	CU_ASSERT_EQUAL(r->events, 250);
+	CU_ASSERT_PTR_NULL(find(c, "UNREPORTED"));
+	CU_ASSERT_EQUAL(c->stopped.count, 1);		/* 0.1 s .. 1 s + 1 us */
+	CU_ASSERT_EQUAL(c->stopped.max, 900 * MS + 1000);
+	CU_ASSERT_EQUAL(c->stopped_open, 1);		/* cut by the window end */
+	CU_ASSERT_EQUAL(c->restarts[TS_RESTART_DEPENDENCY], 1);
+	ts_analysis_free(&an);
+}
+
+/* Stock: no restart event: the refusal itself ends the stopped interval. */
+static void test_stock_inferred_restart(void)
+{
+	struct ts_cpu *c;
+
+	start(0, 0);
+	sw(2, 0, 100);
+	stop_ok(2, 10 * MS);
+	stop_sched(2, 510 * MS);
+	stop_ok(2, 610 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[2];
+	CU_ASSERT_EQUAL(c->stopped.count, 1);
+	CU_ASSERT_EQUAL(c->stopped.max, 500 * MS);
+	CU_ASSERT_EQUAL(find(c, "SCHED@UNKNOWN")->time_ns, 100 * MS);
+	CU_ASSERT_PTR_NULL(find(c, "SCHED@CPU"));
+	ts_analysis_free(&an);
+}
+
+/* Stock, a housekeeping CPU: leaving idle restarts the tick silently. */
+static void test_stock_idle_exit(void)
+{
+	struct ts_cpu *c;
+
+	start(0, 0);
+	ts_analysis_cpu(&an, 0)->nohz_full = 0;
+	sw(0, 0, 0);				/* idle */
+	stop_ok(0, 1 * MS);
+	sw(0, 201 * MS, 7);			/* busy: tick restarted */
+	ts_analysis_finish(&an, 301 * MS);
+	c = an.cpus[0];
+	CU_ASSERT_EQUAL(c->stopped.count, 1);
+	CU_ASSERT_EQUAL(c->stopped.max, 200 * MS);
+	CU_ASSERT_EQUAL(c->time[TS_TICK_RUNNING][TS_IDLE_BUSY], 100 * MS);
+	CU_ASSERT_EQUAL(find(c, "NOT_NOHZ_FULL")->time_ns, 100 * MS);
+	CU_ASSERT_STRING_EQUAL(ts_comm_get(&an, 7), "task7");
+	ts_analysis_free(&an);
+}
+
+/* Lost events: the gap before them is unknown, and counted. */
+static void test_lost_events(void)
+{
+	struct ts_metrics m;
+	struct ts_cpu *c;
+
+	start(0, 1);
+	sw(3, 0, 100);
+	stop_ok(3, 0);
+	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 3, .ts = 600 * MS,
+				 .lost = { .count = 42 } });
+	stop_ok(3, 700 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[3];
+	ts_metrics_of(&an, c, &m);
+	CU_ASSERT_EQUAL(c->lost_events, 42);
+	CU_ASSERT_EQUAL(m.unknown_ns, 700 * MS);	/* from the last event to the next state */
+	CU_ASSERT_EQUAL(m.stopped_ns, 300 * MS);
+	CU_ASSERT_EQUAL(c->stopped.count, 0);		/* no interval measured across a gap */
+	ts_analysis_free(&an);
+}
+
+/* The start snapshot holds unless a state change came before it. */
+static void test_snapshot(void)
+{
+	start(0, 1);
+	an.snapshot_ts = 5 * MS;
+	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	tick(1, 1 * MS);			/* a tick changes nothing */
+	sw(2, 2 * MS, 0);			/* a switch before the snapshot voids it */
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL(an.cpus[1]->time[TS_TICK_STOPPED][TS_IDLE_BUSY], 1 * S);
+	CU_ASSERT_EQUAL(an.cpus[1]->stopped_open, 1);
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(an.cpus[2], TS_TICK_UNKNOWN), 1 * S);
+	ts_analysis_free(&an);
+}
+
+/* A time range counts only what lies inside it. */
+static void test_range(void)
+{
+	struct ts_cpu *c;
+
+	ts_analysis_init(&an);
+	an.caps.tick_stop = an.caps.restart = an.caps.scopes = 1;
+	ts_analysis_set_range(&an, 1 * S, 2 * S);
+	ts_analysis_set_start(&an, 0);
+	sw(1, 0, 100);
+	stop_sched(1, 0);
+	for (uint64_t t = 4 * MS; t < 3 * S; t += 4 * MS) {
+		tick(1, t);
+		stop_sched(1, t);
+	}
+	ts_analysis_finish(&an, 3 * S);
+	c = an.cpus[1];
+	CU_ASSERT_EQUAL(ts_cpu_window_ns(&an), 1 * S);
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(c, TS_TICK_RUNNING), 1 * S);
+	CU_ASSERT_EQUAL(c->ticks, 250);
+	CU_ASSERT_EQUAL(find(c, "SCHED")->events, 250);
+	ts_analysis_free(&an);
+}
+
+/* Values a newer kernel may send are named by number, not dropped. */
+static void test_unknown_values(void)
+{
+	struct ts_cpu *c;
+	char name[48];
+
+	start(0, 1);
+	feed(&(struct ts_event){ .kind = TS_EV_TICK_RETAIN, .cpu = 1, .ts = 1,
+				 .retain = { .reason = 42 } });
+	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = 1, .ts = 2,
+				 .stop = { .has_scopes = 1, .dependency = 1 << 9,
+					   .deps = { 1 << 9 } } });
+	ts_analysis_finish(&an, 10);
+	c = an.cpus[1];
+	CU_ASSERT_PTR_NOT_NULL(find(c, "RETAIN_42"));
+	CU_ASSERT_PTR_NOT_NULL(find(c, "DEP_BIT9@GLOBAL"));
+	CU_ASSERT_STRING_EQUAL(ts_reason_name(find(c, "DEP_BIT9"), name, sizeof(name)), "DEP_BIT9");
+	CU_ASSERT_EQUAL(ts_analysis_event(&an, &(struct ts_event){ .kind = TS_EV_TICK,
+								   .cpu = TS_MAX_CPUS }), -1);
+	ts_analysis_free(&an);
+}
+
+/* ---- check ---- */
+
+static void test_check(void)
+{
+	struct ts_check_opts o;
+	struct ts_verdict v;
+	char forbid[] = "POSIX_TIMER";
+
+	start(0, 1);
+	sw(1, 0, 100);
+	stop_ok(1, 0);
+	sw(2, 0, 0);
+	stop_ok(2, 0);
+	ts_analysis_finish(&an, 1 * S);
+	ts_check_opts_init(&o);
+	o.min_busy_share = 99;
+	o.max_tick_rate = 1;
+	o.forbid[o.nr_forbid++] = forbid;
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_EQUAL(v.failed, 0);
+	/* CPU 2 was idle all along: the busy share is not applicable */
+	int na = 0;
+
+	for (int i = 0; i < v.nr; i++)
+		na += v.items[i].cpu == 2 && v.items[i].status == TS_NOT_APPLICABLE;
+	CU_ASSERT_EQUAL(na, 1);
+	ts_verdict_free(&v);
+	an.caps.tick_expiry = 0;	/* no tick events: a rate limit cannot pass */
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_EQUAL(v.failed, 2);
+	ts_verdict_free(&v);
+	ts_analysis_free(&an);
+}
+
+/* ---- readers on fixtures captured in the guest ---- */
+
+static int read_any(const char *path, struct ts_analysis *a, char *err)
+{
+	ts_analysis_init(a);
+	if (ts_is_recording(path))
+		return ts_read_recording(path, a, err, 256);
+	return ts_read_tracedat(path, a, err, 256);
+}
+
+static void test_fixture_patched(void)
+{
+	struct ts_analysis a;
+	const struct ts_reason *r;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(read_any(fixture("patched.tickstat"), &a, err), 0);
+	CU_ASSERT(a.caps.scopes && a.caps.restart && a.caps.dep_events && a.caps.retain);
+	CU_ASSERT_STRING_EQUAL(a.kernel, "6.1.192");
+	CU_ASSERT_STRING_EQUAL(a.nohz_full, "1-3");
+	CU_ASSERT(a.cpus[1]->active && a.cpus[2]->active && a.cpus[3]->active);
+	CU_ASSERT(!a.cpus[0]->active);
+	CU_ASSERT_EQUAL(a.cpus[1]->ticks, 0);
+	r = NULL;
+	for (int i = 0; i < a.cpus[2]->nr_reasons; i++)
+		if (ts_reason_matches(&a.cpus[2]->reasons[i], "SCHED@CPU"))
+			r = &a.cpus[2]->reasons[i];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT(r->time_ns > 400 * MS && r->time_ns < 600 * MS);
+	CU_ASSERT_EQUAL(a.cpus[2]->sched_detail, 3);	/* CFS */
+	CU_ASSERT(a.nr_culprits > 0);
+	ts_analysis_free(&a);
+}
+
+static void test_fixture_stock(void)
+{
+	struct ts_analysis a;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(read_any(fixture("stock.tickstat"), &a, err), 0);
+	CU_ASSERT(a.caps.tick_stop && !a.caps.scopes && !a.caps.restart && !a.caps.dep_events);
+	CU_ASSERT_EQUAL(a.nr_culprits, 0);
+	ts_analysis_free(&a);
+}
+
+/* trace-cmd's file of the same run, over the same window, agrees. */
+static void test_fixture_tracedat_agrees(void)
+{
+	const char *kernels[] = { "patched", "stock" };
+
+	for (int k = 0; k < 2; k++) {
+		struct ts_analysis a, b;
+		char name[64], err[256];
+
+		snprintf(name, sizeof(name), "%s.tickstat", kernels[k]);
+		CU_ASSERT_EQUAL_FATAL(read_any(fixture(name), &a, err), 0);
+		ts_analysis_init(&b);
+		ts_analysis_set_range(&b, a.win_start, a.win_end);
+		for (int c = 1; c <= 3; c++)
+			ts_analysis_cpu(&b, c)->nohz_full = 1;
+		snprintf(name, sizeof(name), "%s.dat", kernels[k]);
+		CU_ASSERT_EQUAL_FATAL(ts_read_tracedat(fixture(name), &b, err, sizeof(err)), 0);
+		for (int c = 2; c <= 3; c++) {
+			int64_t d = (int64_t)a.cpus[c]->ticks - (int64_t)b.cpus[c]->ticks;
+
+			CU_ASSERT(d >= -2 && d <= 2);
+			d = (int64_t)a.cpus[c]->stop_fail - (int64_t)b.cpus[c]->stop_fail;
+			CU_ASSERT(d >= -2 && d <= 2);
+		}
+		ts_analysis_free(&a);
+		ts_analysis_free(&b);
+	}
+}
+
+static void test_fixture_lost(void)
+{
+	struct ts_analysis a;
+	struct ts_check_opts o;
+	struct ts_verdict v;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(read_any(fixture("lost.tickstat"), &a, err), 0);
+	CU_ASSERT(a.cpus[2]->lost_events + a.cpus[2]->lost_unknown > 0);
+	ts_check_opts_init(&o);
+	o.max_unknown = 100;
+	CU_ASSERT_EQUAL(ts_check_run(&a, &o, &v), 0);
+	CU_ASSERT_EQUAL(v.failed, 1);			/* lost-events */
+	ts_verdict_free(&v);
+	o.allow_lost = 1;
+	CU_ASSERT_EQUAL(ts_check_run(&a, &o, &v), 0);
+	CU_ASSERT_EQUAL(v.failed, 0);
+	ts_verdict_free(&v);
+	ts_analysis_free(&a);
+}
+
+/* ---- broken recordings: an error, never a crash ---- */
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fseek(f, 0, SEEK_END);
+	*len = ftell(f);
+	rewind(f);
+	buf = malloc(*len);
+	CU_ASSERT_EQUAL(fread(buf, 1, *len, f), *len);
+	fclose(f);
+	return buf;
+}
+
+static int read_bytes(const unsigned char *buf, size_t len, char *err)
+{
+	char path[] = "/tmp/tickstat-unit.XXXXXX";
+	struct ts_analysis a;
+	int fd = mkstemp(path), ret;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL((size_t)write(fd, buf, len), len);
+	close(fd);
+	ts_analysis_init(&a);
+	ret = ts_read_recording(path, &a, err, 256);
+	ts_analysis_free(&a);
+	unlink(path);
+	return ret;
+}
+
+static void test_truncated(void)
+{
+	size_t len;
+	unsigned char *buf = slurp(fixture("patched.tickstat"), &len);
+	char err[256];
+	int errors = 0, cuts = 0;
+
+	/* every cut of the file is an error with a reason */
+	for (size_t cut = 0; cut < len; cut += 1 + cut / 8, cuts++) {
+		if (read_bytes(buf, cut, err))
+			errors++;
+	}
+	CU_ASSERT_EQUAL(errors, cuts);
+	CU_ASSERT_EQUAL(read_bytes(buf, len, err), 0);
+	CU_ASSERT_EQUAL(read_bytes(buf, len - 1, err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "truncated"));
+	free(buf);
+}
+
+static void test_bad_version_and_sections(void)
+{
+	size_t len;
+	unsigned char *buf = slurp(fixture("patched.tickstat"), &len);
+	char err[256];
+
+	buf[8] = 9;
+	CU_ASSERT_EQUAL(read_bytes(buf, len, err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "version 9"));
+	buf[8] = 1;
+	buf[12] = 77;				/* unknown first section type */
+	CU_ASSERT_EQUAL(read_bytes(buf, len, err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown section"));
+	buf[12] = 1;
+	buf[23] = 0x7f;				/* a 2 GiB section length */
+	CU_ASSERT_EQUAL(read_bytes(buf, len, err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "larger"));
+	free(buf);
+}
+
+/* Random bytes flipped anywhere: the reader must not crash (ASan watches). */
+static void test_corrupt_bytes(void)
+{
+	size_t len;
+	unsigned char *buf = slurp(fixture("patched.tickstat"), &len);
+	unsigned char *copy = malloc(len);
+	char err[256];
+
+	srand(1);
+	for (int round = 0; round < 200; round++) {
+		memcpy(copy, buf, len);
+		for (int k = 0; k < 8; k++)
+			copy[rand() % len] ^= 1 << (rand() % 8);
+		read_bytes(copy, len, err);
+	}
+	CU_PASS("survived 200 corrupted copies");
+	free(copy);
+	free(buf);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		CU_TestFunc fn;
+	} tests[] = {
+		{ "hist: exact below 8", test_hist_exact_small },
+		{ "hist: percentile error within 12.5%", test_hist_error_bound },
+		{ "hist: log2 buckets", test_hist_log2 },
+		{ "cpuset: parse and format", test_cpuset },
+		{ "state: patched, two tasks then one", test_patched_two_tasks },
+		{ "state: stock, restart inferred from a refusal", test_stock_inferred_restart },
+		{ "state: stock, idle exit on a housekeeping CPU", test_stock_idle_exit },
+		{ "state: lost events make a gap unknown", test_lost_events },
+		{ "state: start snapshot", test_snapshot },
+		{ "state: time range", test_range },
+		{ "state: unknown values named by number", test_unknown_values },
+		{ "check: pass, not applicable, unknown tick count", test_check },
+		{ "fixture: patched recording", test_fixture_patched },
+		{ "fixture: stock recording", test_fixture_stock },
+		{ "fixture: trace.dat agrees with the recording", test_fixture_tracedat_agrees },
+		{ "fixture: lost events fail the check", test_fixture_lost },
+		{ "broken: every truncation is an error", test_truncated },
+		{ "broken: version, section type, length", test_bad_version_and_sections },
+		{ "broken: corrupted bytes do not crash", test_corrupt_bytes },
+	};
+	CU_pSuite suite;
+	unsigned int failed;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: unit-tests FIXTURE_DIR\n");
+		return 2;
+	}
+	fixtures = argv[1];
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	suite = CU_add_suite("tickstat", NULL, NULL);
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		CU_add_test(suite, tests[i].name, tests[i].fn);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}
