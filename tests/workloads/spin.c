@@ -29,7 +29,8 @@ static void usage(int status)
 		"  -c CPU      pin the spinners to CPU (default: no pinning)\n"
 		"  -n TASKS    number of spinning processes (default 1)\n"
 		"  -d SECONDS  how long each spins (default 1)\n"
-		"  -D DELAY    seconds to sleep before spinning (default 0)\n");
+		"  -D DELAY    seconds to sleep before spinning (default 0)\n"
+		"  -p PERIOD   sleep 1 ms every PERIOD seconds (default: never)\n");
 	exit(status);
 }
 
@@ -46,12 +47,31 @@ static double parse_seconds(const char *arg)
 }
 
 
+/*
+ * Spin until the deadline; with a period, sleep 1 ms once per period, so the
+ * CPU goes idle and back and writes a few trace events each time.
+ */
+static void spin_periodic(double deadline, double period)
+{
+	double next;
+
+	if (period <= 0) {
+		spin_until(deadline);
+		return;
+	}
+	for (next = now() + period; next < deadline; next += period) {
+		spin_until(next);
+		usleep(1000);
+	}
+	spin_until(deadline);
+}
+
 int main(int argc, char **argv)
 {
-	double duration = 1, delay = 0, deadline;
+	double duration = 1, delay = 0, period = 0, deadline;
 	int cpu = -1, tasks = 1, opt, i, status = 0;
 
-	while ((opt = getopt(argc, argv, "c:n:d:D:h")) != -1) {
+	while ((opt = getopt(argc, argv, "c:n:d:D:p:h")) != -1) {
 		switch (opt) {
 		case 'c':
 			cpu = atoi(optarg);
@@ -66,6 +86,9 @@ int main(int argc, char **argv)
 			break;
 		case 'D':
 			delay = parse_seconds(optarg);
+			break;
+		case 'p':
+			period = parse_seconds(optarg);
 			break;
 		case 'h':
 			usage(0);
@@ -90,11 +113,11 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (pid == 0) {
-			spin_until(deadline);
+			spin_periodic(deadline, period);
 			_exit(0);
 		}
 	}
-	spin_until(deadline);
+	spin_periodic(deadline, period);
 	while (wait(&i) > 0)
 		if (!WIFEXITED(i) || WEXITSTATUS(i))
 			status = 1;
