@@ -87,21 +87,32 @@ static int decl_ok(const char *d, const char *end)
 	return words > 0;
 }
 
-/* Parse "NAME:NUMBER;" at *p; advance past it. */
+/* Parse "NAME:NUMBER;" at *p, never reading past end; advance past it. */
 static int number_item(const char **p, const char *end, const char *name, long *val)
 {
 	size_t n = strlen(name);
-	char *stop;
+	const char *q;
+	int neg = 0;
+	long v = 0;
 
 	if ((size_t)(end - *p) < n + 2 || strncmp(*p, name, n) || (*p)[n] != ':')
 		return -1;
-	*p += n + 1;
-	if (*p >= end || !(isdigit((unsigned char)**p) || **p == '-'))
+	q = *p + n + 1;
+	if (q < end && *q == '-')
+		neg = 1, q++;
+	if (q >= end || !isdigit((unsigned char)*q))
 		return -1;
-	*val = strtol(*p, &stop, 10);
-	if (stop >= end || *stop != ';' || *val < -1 || *val > 1 << 20)
+	while (q < end && isdigit((unsigned char)*q)) {
+		v = v * 10 + (*q++ - '0');
+		if (v > 1 << 20)
+			return -1;
+	}
+	if (q >= end || *q != ';')
 		return -1;
-	*p = stop + 1;
+	*val = neg ? -v : v;
+	if (*val < -1)
+		return -1;
+	*p = q + 1;
 	return 0;
 }
 
