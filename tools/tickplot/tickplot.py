@@ -142,13 +142,15 @@ def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None) -> None:
     ax.set_yticklabels([f"CPU{c}" for c in cpus], fontsize=8 if len(cpus) <= 16 else 4)
     ax.set_ylim(0, max(1, len(cpus)))
     ax.set_xlim(0, tl.end or 1)
-    ax.set_xlabel("seconds from the start of the recording")
+    ax.set_xlabel("seconds from the start of the recording", fontsize=8, labelpad=1)
     ax.set_title("Tick state per CPU (bars: running, coloured by reason; marks above: tick "
                  "interrupts; black strip below: busy)", fontsize=9)
     handles = [Patch(facecolor=c, label=n, hatch="//" if n == "unknown" else None)
                for n, c in sorted(legend.items())]
     if handles:
-        ax.legend(handles=handles, fontsize=7, loc="upper right", ncol=min(4, len(handles)))
+        # below the axes, so that it never hides a span
+        ax.legend(handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12),
+                  ncol=min(8, len(handles)), frameon=False)
 
 
 def reason_name(r: dict) -> str:
@@ -235,35 +237,58 @@ def compare_rows(a: dict, b: dict) -> list[list[str]]:
     return rows
 
 
+def callouts(a: dict, b: dict, labels: tuple[str, str]) -> list[str]:
+    """One line per CPU with the differences that matter."""
+    lines = []
+    bcpus = {c["cpu"]: c for c in b["cpus"]}
+    for ca in a["cpus"]:
+        cb = bcpus.get(ca["cpu"])
+        if not cb:
+            continue
+        parts = [f"CPU{ca['cpu']}: tickless {share(ca['tickless_share'])} -> "
+                 f"{share(cb['tickless_share'])}"]
+        if ca["tickless_share"] is not None and cb["tickless_share"] is not None:
+            parts[0] += f" ({(cb['tickless_share'] - ca['tickless_share']) * 100:+.1f} points)"
+        if ca["tick_rate_hz"] is not None and cb["tick_rate_hz"] is not None:
+            parts.append(f"ticks/s {ca['tick_rate_hz']:.1f} -> {cb['tick_rate_hz']:.1f}")
+        parts.append(f"top reasons: {top_reasons(ca)} -> {top_reasons(cb)}")
+        lines.append(";  ".join(parts))
+    return [f"{labels[0]} -> {labels[1]}"] + lines
+
+
 def draw_compare(fig, a: dict, b: dict, labels: tuple[str, str]) -> None:
-    ax1 = fig.add_subplot(2, 1, 1)
+    grid = fig.add_gridspec(3, 2, height_ratios=[3, 0.2, 1.2])
     rows = compare_rows(a, b)
     cpus = [r[0] for r in rows]
     x = list(range(len(rows)))
-    for off, idx, label in ((-0.2, 1, labels[0]), (0.2, 2, labels[1])):
-        vals = [float(r[idx].rstrip("%")) if r[idx] != "-" else 0 for r in rows]
-        bars = ax1.bar([i + off for i in x], vals, width=0.4, label=f"{label}: tickless %")
-        for bar, cpu in zip(bars, cpus):
-            bar.set_gid(f"compare:{label}:{cpu}")
-    ax1.set_xticks(x)
-    ax1.set_xticklabels(cpus)
-    ax1.set_ylabel("tickless share of known time (%)")
-    ax1.legend(fontsize=7)
-    ax1.set_title("Before and after", fontsize=9)
-    ax2 = fig.add_subplot(2, 1, 2)
-    ax2.axis("off")
-    cols = ["CPU", f"tickless {labels[0]}", f"tickless {labels[1]}", f"busy {labels[0]}",
-            f"busy {labels[1]}", f"ticks/s {labels[0]}", f"ticks/s {labels[1]}",
-            f"top reasons {labels[0]}", f"top reasons {labels[1]}"]
-    if rows:
-        table = ax2.table(cellText=rows, colLabels=cols, loc="center", fontsize=6)
-        table.set_gid("compare-table")
-        table.auto_set_font_size(False)
-        table.set_fontsize(6)
+    bcpus = {c["cpu"]: c for c in b["cpus"]}
+    pairs = [(ca, bcpus[ca["cpu"]]) for ca in a["cpus"] if ca["cpu"] in bcpus]
+    for col, (title, key, unit) in enumerate((("tickless share of known time", "tickless_share", "%"),
+                                              ("tick interrupts per second", "tick_rate_hz", "Hz"))):
+        ax = fig.add_subplot(grid[0, col])
+        for off, side, label in ((-0.2, 0, labels[0]), (0.2, 1, labels[1])):
+            vals = []
+            for pair in pairs:
+                v = pair[side][key]
+                vals.append(0 if v is None else v * (100 if unit == "%" else 1))
+            bars = ax.bar([i + off for i in x], vals, width=0.4, label=label)
+            for bar, cpu in zip(bars, cpus):
+                bar.set_gid(f"compare:{key}:{label}:{cpu}")
+        ax.set_xticks(x)
+        ax.set_xticklabels(cpus)
+        ax.set_ylabel(unit)
+        ax.set_title(title, fontsize=9)
+        ax.legend(fontsize=7)
+    text = fig.add_subplot(grid[2, :])
+    text.axis("off")
+    t = text.text(0, 1, "\n".join(callouts(a, b, labels)), va="top", family="monospace",
+                  fontsize=7, transform=text.transAxes)
+    t.set_gid("compare-callouts")
+    fig.suptitle("Before and after", fontsize=10)
 
 
 def summary(fig, report: dict, tl: Timeline) -> None:
-    grid = fig.add_gridspec(2, 2, height_ratios=[1.3, 1])
+    grid = fig.add_gridspec(2, 2, height_ratios=[1.3, 1], hspace=0.4)
     draw_timeline(fig.add_subplot(grid[0, :]), tl, [c["cpu"] for c in report["cpus"]])
     draw_reasons(fig.add_subplot(grid[1, 0]), report)
     draw_durations(fig.add_subplot(grid[1, 1]), report)
@@ -275,7 +300,7 @@ def summary(fig, report: dict, tl: Timeline) -> None:
 def save(fig, out: Path) -> None:
     if Path(out).suffix.lower() not in (".png", ".svg"):
         raise InputError(f"{out}: write .png or .svg")
-    fig.savefig(out, dpi=110)
+    fig.savefig(out, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
 
@@ -306,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         if opts.cmd == "timeline":
             cpus = [c["cpu"] for c in load_json(opts.json)["cpus"]] if opts.json else None
             tl = load_csv(opts.csv)
-            fig, ax = plt.subplots(figsize=(12, 1 + 0.5 * max(2, len(cpus or tl.spans))))
+            fig, ax = plt.subplots(figsize=(12, 1.8 + 0.5 * max(2, len(cpus or tl.spans))))
             draw_timeline(ax, tl, cpus)
         elif opts.cmd == "reasons":
             fig, ax = plt.subplots(figsize=(8, 5))

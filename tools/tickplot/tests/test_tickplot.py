@@ -43,7 +43,8 @@ def span_widths(collection):
 class TimelineTest(unittest.TestCase):
     def setUp(self):
         self.tl = tickplot.load_csv(FIX / "demo.csv")
-        self.rows = list(csv.DictReader(open(FIX / "demo.csv")))
+        with open(FIX / "demo.csv") as f:
+            self.rows = list(csv.DictReader(f))
 
     def test_spans_match_the_csv(self):
         fig, ax = plt.subplots()
@@ -127,6 +128,24 @@ class CompareAndCliTest(unittest.TestCase):
         self.assertEqual([r[0] for r in rows], ["CPU1", "CPU2", "CPU3"])
         self.assertEqual(rows[1][2], "99.00%")
         self.assertIn("SCHED@CPU", rows[1][7])
+
+    def test_compare_calls_out_differences(self):
+        a = tickplot.load_json(FIX / "demo.json")
+        b = json.loads(json.dumps(a))
+        b["cpus"][0]["tickless_share"] = 0.5
+        b["cpus"][0]["tick_rate_hz"] = 250.0
+        fig = plt.figure()
+        tickplot.draw_compare(fig, a, b, ("old", "new"))
+        bars = by_gid(fig, "compare:tick_rate_hz:new:CPU1")
+        self.assertEqual(bars["compare:tick_rate_hz:new:CPU1"][0].get_height(), 250.0)
+        texts = [t for ax in fig.axes for t in ax.texts if t.get_gid() == "compare-callouts"]
+        self.assertEqual(len(texts), 1)
+        old = a["cpus"][0]
+        want = (f"CPU1: tickless {old['tickless_share'] * 100:.2f}% -> 50.00% "
+                f"({(0.5 - old['tickless_share']) * 100:+.1f} points);  "
+                f"ticks/s {old['tick_rate_hz']:.1f} -> 250.0")
+        self.assertIn(want, texts[0].get_text())
+        plt.close(fig)
 
     def test_cli_writes_png_and_svg(self):
         with tempfile.TemporaryDirectory() as d:
