@@ -342,13 +342,15 @@ int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 		ev.lost.count = missed > 0 ? (uint64_t)missed : 0;
 		ts_analysis_event(s->an, &ev);
 	}
-	for (; data; data = kbuffer_next_event(s->kbuf, &ts)) {
+	for (long prev = -1; data; data = kbuffer_next_event(s->kbuf, &ts)) {
 		struct tep_record rec = { .ts = ts, .cpu = cpu };
 		long off = (unsigned char *)data - base;
 
 		rec.size = kbuffer_event_size(s->kbuf);
-		if (off < hdr || rec.size < 0 || off + rec.size > hdr + (long)commit)
+		/* a corrupt length could make kbuffer stand still: demand progress */
+		if (off <= prev || off < hdr || rec.size < 0 || off + rec.size > hdr + (long)commit)
 			goto bad;
+		prev = off;
 		rec.data = data;
 		s->records++;
 		if (ts_decode(&s->dec, &rec, &ev) == 1 && ts_analysis_event(s->an, &ev))
