@@ -93,13 +93,17 @@ def check_scenario(rep: dict, rows: list, patched: bool, cputimer_pid: int) -> N
     sched = reason(c2, "SCHED")
     expect("CPU2 has the SCHED reason", sched is not None, c2["reasons"])
     if sched:
-        in_range("CPU2 SCHED seconds", 1.3, 1.7, sched["time_ns"] / 1e9)
-        in_range("CPU2 SCHED decisions", 1.3 * HZ, 1.7 * HZ, sched["events"])
+        # Under emulation a busy host delays ticks: allow the rate to sag
+        # to 70% of HZ, but decisions and ticks must match each other.
+        secs = sched["time_ns"] / 1e9
+        in_range("CPU2 SCHED seconds", 1.3, 1.7, secs)
+        in_range("CPU2 SCHED decisions", 0.7 * HZ * secs, 1.1 * HZ * secs + 5, sched["events"])
+        in_range("CPU2 ticks vs SCHED decisions", sched["events"] - 10, sched["events"] + 10,
+                 c2["ticks"])
         expect("CPU2 SCHED scope", sched["scope"] == ("CPU" if patched else "UNKNOWN"),
                sched["scope"])
         if patched:
             expect("CPU2 SCHED sub-reason CFS", sched["detail"] == "CFS", sched["detail"])
-    in_range("CPU2 ticks", 1.3 * HZ, 1.8 * HZ, c2["ticks"])
     in_range("CPU2 busy tickless share", 0, 0.2, c2["busy_tickless_share"])
     expect("CPU2 tick stopped at the end", last_span(rows, 2).get("tick") == "stopped",
            last_span(rows, 2))
@@ -137,8 +141,16 @@ def check_agreement(rec: dict, dat: dict) -> None:
     for n in (2, 3):
         a, b = cpu(rec, n), cpu(dat, n)
         in_range(f"CPU{n} ticks trace.dat vs recording", a["ticks"] - 2, a["ticks"] + 2, b["ticks"])
-        in_range(f"CPU{n} busy share trace.dat vs recording", a["busy_tickless_share"] - 0.01,
-                 a["busy_tickless_share"] + 0.01, b["busy_tickless_share"])
+        # A CPU that stayed silent since trace-cmd started is unknown in the
+        # trace.dat (no snapshot) but known, and stopped, in the recording.
+        tol = 1e6 + 0.001 * a["window_ns"]
+        in_range(f"CPU{n} stopped ns: recording vs trace.dat stopped + unknown",
+                 a["stopped_ns"] - tol, a["stopped_ns"] + tol, b["stopped_ns"] + b["unknown_ns"])
+        in_range(f"CPU{n} running ns trace.dat vs recording", a["running_ns"] - tol,
+                 a["running_ns"] + tol, b["running_ns"])
+        if b["unknown_ns"] == 0:
+            in_range(f"CPU{n} busy share trace.dat vs recording", a["busy_tickless_share"] - 0.01,
+                     a["busy_tickless_share"] + 0.01, b["busy_tickless_share"])
         for r in a["reasons"]:
             if r["time_ns"] < 1e6:
                 continue
