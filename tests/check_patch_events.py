@@ -64,16 +64,24 @@ def main() -> int:
     if clears:
         last_clear = clears[-1]["ts"]
         stops = [e for e in pick("sched-cfs", "tick_stop", cpu=2, success="1") if e["ts"] >= last_clear]
-        c.expect("tick stops on CPU 2 within 2 ticks (8 ms) of the clear",
-                 bool(stops) and stops[0]["ts"] - last_clear <= 0.008,
-                 f"{(stops[0]['ts'] - last_clear) * 1e3:.3f} ms" if stops else "no stop")
+        # Counted in decisions, not ms: a loaded host stretches emulated time
+        # (13 ms were seen for 2 ticks), not the number of ticks.
+        between = [e for e in fails if stops and last_clear <= e["ts"] < stops[0]["ts"]]
+        c.expect("tick stops on CPU 2 within 2 interrupts of the clear",
+                 bool(stops) and len(between) <= 2,
+                 f"{len(between)} refusals, {(stops[0]['ts'] - last_clear) * 1e3:.3f} ms"
+                 if stops else "no stop")
 
     # Restart: duration agrees with the stop and restart timestamps.
     restarts = [e for e in pick("restart", "tick_restart", cpu=1, cause="DEPENDENCY")
                 if int(e["f"]["stopped_ns"]) >= 0]
     c.expect("a DEPENDENCY restart on CPU 1 with a known duration", bool(restarts), len(restarts))
     if restarts:
-        r = restarts[0]
+        # The restart of the scenario: a task joins the one that ran tickless
+        # for 0.5 s.  Earlier ones may come from tasks arriving at an idle CPU.
+        r = max(restarts, key=lambda e: int(e["f"]["stopped_ns"]))
+        c.expect("the longest restart follows the 0.5 s tickless phase",
+                 int(r["f"]["stopped_ns"]) >= 300e6, r["f"]["stopped_ns"])
         stops = [e for e in events if e["event"] == "tick_stop" and e["cpu"] == 1
                  and e["f"]["success"] == "1" and e["ts"] < r["ts"]]
         gap_ns = (r["ts"] - stops[-1]["ts"]) * 1e9 if stops else -1
