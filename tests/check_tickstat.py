@@ -93,11 +93,13 @@ def check_scenario(rep: dict, rows: list, patched: bool, cputimer_pid: int) -> N
     sched = reason(c2, "SCHED")
     expect("CPU2 has the SCHED reason", sched is not None, c2["reasons"])
     if sched:
-        # Under emulation a busy host delays ticks: allow the rate to sag
-        # to 70% of HZ, but decisions and ticks must match each other.
+        # A starved emulator folds late ticks into one interrupt (hrtimer
+        # forwarding): 86 in 1.5 s were seen with the host saturated.  So
+        # the tick count only has to show a running tick (at least HZ/10,
+        # against 0-1 when tickless) and match the decisions, one per tick.
         secs = sched["time_ns"] / 1e9
         in_range("CPU2 SCHED seconds", 1.3, 1.7, secs)
-        in_range("CPU2 SCHED decisions", 0.7 * HZ * secs, 1.1 * HZ * secs + 5, sched["events"])
+        in_range("CPU2 SCHED decisions", 0.1 * HZ * secs, 1.1 * HZ * secs + 5, sched["events"])
         in_range("CPU2 ticks vs SCHED decisions", sched["events"] - 10, sched["events"] + 10,
                  c2["ticks"])
         expect("CPU2 SCHED scope", sched["scope"] == ("CPU" if patched else "UNKNOWN"),
@@ -141,14 +143,14 @@ def check_agreement(rec: dict, dat: dict) -> None:
     for n in (2, 3):
         a, b = cpu(rec, n), cpu(dat, n)
         in_range(f"CPU{n} ticks trace.dat vs recording", a["ticks"] - 2, a["ticks"] + 2, b["ticks"])
-        # A CPU that stayed silent since trace-cmd started is unknown in the
-        # trace.dat (no snapshot) but known, and stopped, in the recording.
-        tol = 1e6 + 0.001 * a["window_ns"]
-        in_range(f"CPU{n} stopped ns: recording vs trace.dat stopped + unknown",
-                 a["stopped_ns"] - tol, a["stopped_ns"] + tol, b["stopped_ns"] + b["unknown_ns"])
-        in_range(f"CPU{n} running ns trace.dat vs recording", a["running_ns"] - tol,
-                 a["running_ns"] + tol, b["running_ns"])
-        if b["unknown_ns"] == 0:
+        # Each side may know a stretch the other does not: a CPU silent since
+        # trace-cmd started is unknown in the trace.dat (no snapshot), and
+        # the recording's snapshot is void if the CPU moved before it.  Over
+        # the time both know, they must agree.
+        tol = 1e6 + 0.001 * a["window_ns"] + a["unknown_ns"] + b["unknown_ns"]
+        for key in ("running_ns", "stopped_ns"):
+            in_range(f"CPU{n} {key} trace.dat vs recording", a[key] - tol, a[key] + tol, b[key])
+        if a["unknown_ns"] == 0 and b["unknown_ns"] == 0:
             in_range(f"CPU{n} busy share trace.dat vs recording", a["busy_tickless_share"] - 0.01,
                      a["busy_tickless_share"] + 0.01, b["busy_tickless_share"])
         for r in a["reasons"]:
