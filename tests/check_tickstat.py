@@ -57,10 +57,11 @@ def check_exit_codes(files: Path) -> None:
     want = {"record-short": "0", "record-sigint": "0", "report-sigint": "0", "record": "0",
             "report-json": "0", "check-pass": "0", "check-fail": "2", "check-forbid": "2",
             "report-missing": "1", "report-truncated": "1", "record-offline-cpu": "1",
-            "record-bad-command": "1", "check-lost": "2", "check-lost-allowed": "0"}
+            "record-bad-command": "1", "record-not-root": "1", "record-no-tracefs": "1",
+            "check-lost": "2", "check-lost-allowed": "0"}
     for k, v in want.items():
         expect(f"exit code of {k} expected {v}", rc.get(k) == v, rc.get(k))
-    for name in ("err-missing", "err-trunc", "err-cpu"):
+    for name in ("err-missing", "err-trunc", "err-cpu", "err-root", "err-tracefs"):
         lines = (files / f"{name}.txt").read_text().splitlines()
         expect(f"{name}: one line on stderr", len(lines) == 1, lines)
 

@@ -65,6 +65,13 @@ tickstat record -C 9 -d 1 > /dev/null 2> "$OUT/err-cpu.txt"
 rc record-offline-cpu $?
 tickstat record -d 1 -- /nonexistent/command > /dev/null 2> "$OUT/err-cmd.txt"
 rc record-bad-command $?
+asuser 65534 tickstat record -d 1 > /dev/null 2> "$OUT/err-root.txt"
+rc record-not-root $?
+umount $t /sys/kernel/debug
+tickstat record -d 1 > /dev/null 2> "$OUT/err-tracefs.txt"
+rc record-no-tracefs $?
+mount -t tracefs nodev $t
+mount -t debugfs nodev /sys/kernel/debug
 
 # Lost events: a 4 KiB buffer against tens of thousands of switches a second.
 tickstat check -b 4 -C 2 --json -- pingpong -c 2 -d 1 > "$OUT/lost.json" 2>/dev/null

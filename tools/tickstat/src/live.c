@@ -165,6 +165,25 @@ static const struct ksym *ksym_of(const struct ksyms *k, uint64_t addr)
 	return best < 0 ? NULL : &k->sym[best];
 }
 
+/*
+ * Is tracefs mounted?  Asked before libtracefs, which would mount it
+ * itself: a recorder must not leave a mount behind.
+ */
+static int tracefs_mounted(void)
+{
+	char line[512], dev[128], dir[256], type[64];
+	FILE *f = fopen("/proc/mounts", "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%127s %255s %63s", dev, dir, type) == 3 &&
+			!strcmp(type, "tracefs");
+	fclose(f);
+	return found;
+}
+
 /* Monitored CPUs: -C, else nohz_full, else every online CPU. */
 static int pick_cpus(const struct ts_record_opts *o, struct ts_cpuset *mon,
 		     struct ts_cpuset *online, char *nohz, size_t nohz_len)
@@ -543,7 +562,7 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, int *cmd_s
 		err_msg("record needs root (it creates a tracing instance)\n");
 		return -1;
 	}
-	if (!tracefs_tracing_dir()) {
+	if (!tracefs_mounted() || !tracefs_tracing_dir()) {
 		err_msg("tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)\n");
 		return -1;
 	}
