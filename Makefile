@@ -26,7 +26,7 @@ TICKSTAT := $(BUILD)/tools/tickstat/tickstat
 TICKSTAT_SRC := $(wildcard tools/tickstat/src/*.[ch]) tools/tickstat/Makefile
 
 .PHONY: all deps kernel kernel-stock kernel-patched image workloads tickstat demo check \
-	check-host check-guest bench shell clean distclean
+	check-host check-guest scenario bench shell clean distclean
 
 all: kernel image tickstat
 
@@ -60,6 +60,10 @@ demo: deps kernel image
 
 check: deps kernel image
 	$(Q)tests/run-tests
+
+# One conformance scenario (or several: NAME="lone-task two-tasks"); TREE=stock
+scenario: deps kernel image
+	$(Q)tests/conformance/run --tree $(TREE) -v $(NAME)
 
 # Benchmarks (not part of check): observer effect and report throughput
 bench: deps kernel image

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,7 +32,9 @@ static void usage(int status)
 		"  -n TASKS    number of spinning processes (default 1)\n"
 		"  -d SECONDS  how long each spins (default 1)\n"
 		"  -D DELAY    seconds to sleep before spinning (default 0)\n"
-		"  -p PERIOD   sleep 1 ms every PERIOD seconds (default: never)\n");
+		"  -p PERIOD   sleep 1 ms every PERIOD seconds (default: never)\n"
+		"  -P POLICY   other (default), fifo, rr, or deadline (runtime 10 ms\n"
+		"              in a 100 ms period)\n");
 	exit(status);
 }
 
@@ -46,6 +50,46 @@ static double parse_seconds(const char *arg)
 	return v;
 }
 
+
+/* The kernel's struct sched_attr (glibc 2.36 has no wrapper). */
+struct sched_attr_v1 {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+};
+
+/* set_policy - switch the calling process to a scheduling policy by name */
+static int set_policy(const char *name)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	struct sched_attr_v1 attr = {
+		.size = sizeof(attr), .sched_policy = 6 /* SCHED_DEADLINE */,
+		.sched_runtime = 10000000, .sched_deadline = 100000000,
+		.sched_period = 100000000,
+	};
+	int ret;
+
+	if (!strcmp(name, "other"))
+		return 0;
+	if (!strcmp(name, "fifo"))
+		ret = sched_setscheduler(0, SCHED_FIFO, &sp);
+	else if (!strcmp(name, "rr"))
+		ret = sched_setscheduler(0, SCHED_RR, &sp);
+	else if (!strcmp(name, "deadline"))
+		ret = syscall(SYS_sched_setattr, 0, &attr, 0);
+	else {
+		fprintf(stderr, "spin: unknown policy '%s'\n", name);
+		return -1;
+	}
+	if (ret)
+		fprintf(stderr, "spin: cannot set policy %s: %s\n", name, strerror(errno));
+	return ret;
+}
 
 /*
  * Spin until the deadline; with a period, sleep 1 ms once per period, so the
@@ -69,9 +113,10 @@ static void spin_periodic(double deadline, double period)
 int main(int argc, char **argv)
 {
 	double duration = 1, delay = 0, period = 0, deadline;
+	const char *policy = "other";
 	int cpu = -1, tasks = 1, opt, i, status = 0;
 
-	while ((opt = getopt(argc, argv, "c:n:d:D:p:h")) != -1) {
+	while ((opt = getopt(argc, argv, "c:n:d:D:p:P:h")) != -1) {
 		switch (opt) {
 		case 'c':
 			cpu = atoi(optarg);
@@ -90,6 +135,9 @@ int main(int argc, char **argv)
 		case 'p':
 			period = parse_seconds(optarg);
 			break;
+		case 'P':
+			policy = optarg;
+			break;
 		case 'h':
 			usage(0);
 			break;
@@ -101,6 +149,9 @@ int main(int argc, char **argv)
 		usage(1);
 
 	if (pin_to_cpu("spin", cpu))
+		return 1;
+	/* a deadline task may not be pinned to fewer CPUs than its root domain */
+	if (set_policy(policy))
 		return 1;
 	if (delay > 0)
 		usleep(delay * 1e6);
