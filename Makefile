@@ -25,7 +25,7 @@ INITRAMFS := $(BUILD)/initramfs.cpio.gz
 TICKSTAT := $(BUILD)/tools/tickstat/tickstat
 TICKSTAT_SRC := $(wildcard tools/tickstat/src/*.[ch]) tools/tickstat/Makefile
 
-.PHONY: all deps kernel kernel-stock kernel-patched image workloads tickstat demo check \
+.PHONY: all deps kernel kernel-stock kernel-patched kmod image workloads tickstat demo check \
 	check-host check-guest scenario bench shell clean distclean
 
 all: kernel image tickstat
@@ -37,6 +37,11 @@ deps:
 kernel: kernel-stock kernel-patched
 kernel-stock kernel-patched: kernel-%: deps
 	$(Q)scripts/build-kernel.sh $* nohz_full
+
+# The conformance suite's test module, per kernel (loaded only in the guest)
+kmod: kernel
+	$(Q)scripts/build-kmod.sh stock
+	$(Q)scripts/build-kmod.sh patched
 
 workloads: $(WORKLOADS)
 $(BUILD)/tests/workloads/%: tests/workloads/%.c tests/workloads/workload.h
@@ -58,11 +63,11 @@ $(INITRAMFS): guest-image/manifest guest-image/init guest-image/initramfs.py $(W
 demo: deps kernel image
 	$(Q)tests/demo.sh
 
-check: deps kernel image
+check: deps kernel kmod image
 	$(Q)tests/run-tests
 
 # One conformance scenario (or several: NAME="lone-task two-tasks"); TREE=stock
-scenario: deps kernel image
+scenario: deps kernel kmod image
 	$(Q)tests/conformance/run --tree $(TREE) -v $(NAME)
 
 # Benchmarks (not part of check): observer effect and report throughput

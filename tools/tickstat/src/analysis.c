@@ -432,6 +432,45 @@ static void on_lost(struct ts_analysis *an, struct ts_cpu *c,
 }
 
 /*
+ * The start snapshot gave the state read a moment after tracing began.  An
+ * event before that moment may have changed one of its two parts: the
+ * first such event for a part makes that part unknown up to the event (the
+ * event itself then sets the state from there on).  Tick interrupts change
+ * nothing; on a stock kernel, a switch can restart the tick silently.
+ */
+static void snapshot_check(struct ts_analysis *an, struct ts_cpu *c, const struct ts_event *ev)
+{
+	int tick = 0, idle = 0;
+
+	switch (ev->kind) {
+	case TS_EV_TICK_STOP:
+	case TS_EV_TICK_RETAIN:
+	case TS_EV_TICK_RESTART:
+		tick = 1;
+		break;
+	case TS_EV_SWITCH:
+		idle = 1;
+		tick = !an->caps.restart;
+		break;
+	case TS_EV_LOST:
+		tick = idle = 1;
+		break;
+	default:
+		break;
+	}
+	if (tick && !c->snap_tick_checked) {
+		c->snap_tick_checked = 1;
+		if (c->tick == TS_TICK_STOPPED)
+			c->stop_censored = 1;
+		c->tick = TS_TICK_UNKNOWN;
+	}
+	if (idle && !c->snap_idle_checked) {
+		c->snap_idle_checked = 1;
+		c->idle = TS_IDLE_UNKNOWN;
+	}
+}
+
+/*
  * ts_analysis_event - feed one decoded event.
  * Returns 0, or -1 when the CPU number is out of range.
  */
@@ -448,16 +487,8 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 	c = ts_analysis_cpu(an, ev->cpu);
 	if (!c)
 		return -1;
-	/*
-	 * The snapshot is void if the CPU may have changed state before it
-	 * was taken; a tick interrupt alone changes nothing.
-	 */
-	if (!c->started && an->snapshot_ts && ev->ts < an->snapshot_ts &&
-	    ev->kind != TS_EV_TICK) {
-		c->tick = TS_TICK_UNKNOWN;
-		c->idle = TS_IDLE_UNKNOWN;
-		c->stop_censored = 1;
-	}
+	if (an->snapshot_ts && ev->ts < an->snapshot_ts)
+		snapshot_check(an, c, ev);
 	if (ev->kind != TS_EV_TICK)
 		c->started = 1;
 	c->events += an->counting;

@@ -74,6 +74,8 @@ struct ts_cpu {
 	enum ts_idle_state idle;
 	uint64_t last_ts;
 	int started;			/* any event processed */
+	int snap_tick_checked;		/* a tick event came before the snapshot */
+	int snap_idle_checked;		/* a switch came before the snapshot */
 	int active_reasons[TS_MAX_ACTIVE];
 	int nr_active;
 	uint64_t stop_start;

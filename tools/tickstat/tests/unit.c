@@ -273,19 +273,23 @@ static void test_lost_events(void)
 	ts_analysis_free(&an);
 }
 
-/* The start snapshot holds unless a state change came before it. */
+/* The start snapshot holds, part by part, unless an event before it changed that part. */
 static void test_snapshot(void)
 {
 	start(0, 1);
 	an.snapshot_ts = 5 * MS;
-	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
-	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	for (int cpu = 1; cpu <= 3; cpu++)
+		ts_analysis_set_initial(&an, cpu, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	tick(1, 1 * MS);			/* a tick changes nothing */
-	sw(2, 2 * MS, 0);			/* a switch before the snapshot voids it */
+	sw(2, 2 * MS, 0);			/* a switch: the idle part is void */
+	stop_sched(3, 3 * MS);			/* a refusal: the tick part is void */
 	ts_analysis_finish(&an, 1 * S);
 	CU_ASSERT_EQUAL(an.cpus[1]->time[TS_TICK_STOPPED][TS_IDLE_BUSY], 1 * S);
 	CU_ASSERT_EQUAL(an.cpus[1]->stopped_open, 1);
-	CU_ASSERT_EQUAL(ts_cpu_tick_ns(an.cpus[2], TS_TICK_UNKNOWN), 1 * S);
+	CU_ASSERT_EQUAL(an.cpus[2]->time[TS_TICK_STOPPED][TS_IDLE_UNKNOWN], 2 * MS);
+	CU_ASSERT_EQUAL(an.cpus[2]->time[TS_TICK_STOPPED][TS_IDLE_IDLE], 1 * S - 2 * MS);
+	CU_ASSERT_EQUAL(an.cpus[3]->time[TS_TICK_UNKNOWN][TS_IDLE_BUSY], 3 * MS);
+	CU_ASSERT_EQUAL(an.cpus[3]->time[TS_TICK_RUNNING][TS_IDLE_BUSY], 1 * S - 3 * MS);
 	ts_analysis_free(&an);
 }
 

@@ -1,0 +1,7 @@
+# rcu-exp - as rcu, with an expedited grace period (mode=rcu_exp).
+# Healthy: RCU_EXP at CPU scope holds the tick (set by the expedited grace
+# period's wait for the CPU), next to RCU.
+scenario_rcu_exp() {
+	record 2.5 -- taskset -c 0 insmod /job/tick_test.ko mode=rcu_exp cpu=2 ms=600
+	rmmod tick_test
+}

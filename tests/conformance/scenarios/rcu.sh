@@ -1,0 +1,9 @@
+# rcu - a kernel thread holds CPU 2 in the kernel with preemption off for
+# 600 ms while a grace period waits (the test module tests/kmod/tick_test.ko,
+# mode=rcu).
+# Healthy: RCU needs the CPU: RCU at CPU scope holds the tick, set from
+# __rcu_irq_enter_check_tick() on the patched kernel, and cleared after.
+scenario_rcu() {
+	record 2.5 -- taskset -c 0 insmod /job/tick_test.ko mode=rcu cpu=2 ms=600
+	rmmod tick_test
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tick_test - cause the tick-keeping paths that no user-space program can
+ * reach, on one CPU, for the conformance suite.  Loaded only in the guest.
+ *
+ *   insmod tick_test.ko mode=MODE cpu=N ms=DURATION
+ *
+ * Modes:
+ *   rcu      a kthread holds CPU N in the kernel with preemption off while
+ *            insmod waits for a normal grace period: RCU needs the CPU.
+ *   rcu_exp  the same with an expedited grace period: RCU_EXP.
+ *   timer    a timer re-armed every jiffy on CPU N: the next timer is always
+ *            due within a tick, so a running tick is kept (TIMER_DUE).
+ *   irq_work the same timer also queues lazy irq_work, which waits for the
+ *            next tick: a running tick is kept for it (IRQ_WORK).
+ * A tick that is already stopped stays stopped in both (its timer is then
+ * programmed to the next event, every jiffy): the scenario first makes the
+ * tick run, with a second task on the CPU for a moment.
+ * insmod returns when the run is over; rmmod afterwards.
+ */
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/irq_work.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/timer.h>
+
+static char *mode = "rcu";
+module_param(mode, charp, 0444);
+MODULE_PARM_DESC(mode, "rcu, rcu_exp, timer or irq_work");
+static int cpu = 1;
+module_param(cpu, int, 0444);
+MODULE_PARM_DESC(cpu, "the CPU to act on");
+static unsigned int ms = 500;
+module_param(ms, uint, 0444);
+MODULE_PARM_DESC(ms, "how long, in milliseconds");
+
+static DECLARE_COMPLETION(held);
+static DECLARE_COMPLETION(done);
+static struct timer_list every_jiffy;
+static unsigned long timer_end;
+static bool timer_stop;
+
+/* Hold the CPU in the kernel without a quiescent state. */
+static int hold_cpu(void *unused)
+{
+	preempt_disable();
+	complete(&held);
+	mdelay(ms);
+	preempt_enable();
+	complete(&done);
+	return 0;
+}
+
+static void lazy_work_fn(struct irq_work *work)
+{
+}
+
+static struct irq_work lazy_work = IRQ_WORK_INIT_LAZY(lazy_work_fn);
+
+static bool with_irq_work;
+
+static void rearm(struct timer_list *t)
+{
+	if (READ_ONCE(timer_stop) || !time_before(jiffies, timer_end))
+		return;
+	if (with_irq_work)
+		irq_work_queue(&lazy_work);
+	mod_timer(t, jiffies + 1);
+}
+
+static int run_on_cpu(int (*fn)(void *))
+{
+	struct task_struct *k = kthread_create(fn, NULL, "tick_test/%d", cpu);
+
+	if (IS_ERR(k))
+		return PTR_ERR(k);
+	kthread_bind(k, cpu);
+	wake_up_process(k);
+	return 0;
+}
+
+static int __init tick_test_init(void)
+{
+	int ret;
+
+	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu) || cpu == raw_smp_processor_id()) {
+		pr_err("tick_test: cpu=%d must be another online CPU\n", cpu);
+		return -EINVAL;
+	}
+	if (!strcmp(mode, "rcu") || !strcmp(mode, "rcu_exp")) {
+		ret = run_on_cpu(hold_cpu);
+		if (ret)
+			return ret;
+		wait_for_completion(&held);
+		if (!strcmp(mode, "rcu"))
+			synchronize_rcu();
+		else
+			synchronize_rcu_expedited();
+		wait_for_completion(&done);
+	} else if (!strcmp(mode, "timer") || !strcmp(mode, "irq_work")) {
+		with_irq_work = !strcmp(mode, "irq_work");
+		timer_setup(&every_jiffy, rearm, TIMER_PINNED);
+		timer_end = jiffies + msecs_to_jiffies(ms);
+		every_jiffy.expires = jiffies + 1;
+		add_timer_on(&every_jiffy, cpu);
+		/* the scenario waits for this line before it makes the tick run */
+		pr_info("tick_test: %s armed on CPU %d\n", mode, cpu);
+		msleep(ms + 20);
+		WRITE_ONCE(timer_stop, true);
+		del_timer_sync(&every_jiffy);
+		irq_work_sync(&lazy_work);
+	} else {
+		pr_err("tick_test: unknown mode '%s'\n", mode);
+		return -EINVAL;
+	}
+	pr_info("tick_test: %s on CPU %d for %u ms done\n", mode, cpu, ms);
+	return 0;
+}
+
+static void __exit tick_test_exit(void)
+{
+}
+
+module_init(tick_test_init);
+module_exit(tick_test_exit);
+MODULE_DESCRIPTION("Cause tick-keeping paths for the tickstat conformance suite");
+MODULE_LICENSE("GPL");
