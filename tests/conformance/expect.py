@@ -63,28 +63,52 @@ def common(s: Scenario) -> None:
     for c in s.report["cpus"]:
         s.expect(f"CPU{c['cpu']} no lost events", c["lost_events"] + c["lost_gaps_unknown_size"] == 0,
                  0, c["lost_events"] + c["lost_gaps_unknown_size"])
-        s.within(f"CPU{c['cpu']} unknown share", 0, 0.01, c["unknown_share"])
-        # LOC counts every local timer interrupt over the whole tickstat run,
-        # a little longer than the window (the scenarios keep isolated CPUs
-        # tickless at both edges), and non-tick hrtimers too.  Under
-        # emulation one interrupt can also expire the tick twice (the
-        # hrtimer_interrupt retry loop, when handling took longer than a
-        # tick), and a workload's own sleeps are hrtimer interrupts too.  So:
-        # within 4 or 8%, plus what the scenario adds on purpose.
-        tol = max(4, 0.08 * c["ticks"])
-        s.within(f"CPU{c['cpu']} LOC delta vs tickstat ticks ({c['ticks']})",
-                 c["ticks"] - tol, c["ticks"] + tol + s.extra_loc, s.loc[c["cpu"]])
+        # stock 6.1 traces nothing on a CPU whose tick never stops (the
+        # timekeeper): unknown there is the honest answer
+        if s.patched or c["nohz_full"] is True:
+            s.within(f"CPU{c['cpu']} unknown share", 0, 0.01, c["unknown_share"])
+        check_loc(s, c)
 
 
-def check_lone_task(s: Scenario) -> None:
+def check_loc(s: Scenario, c: dict) -> None:
+    """tickstat's tick count against /proc/interrupts LOC, per CPU.
+
+    LOC is read around the scenario's command, which runs inside tickstat's
+    window, and counts non-tick hrtimers too (a workload's own sleeps).
+    Under emulation one interrupt can also expire the tick twice (the
+    hrtimer interrupt's retry loop when handling took longer than a tick).
+    An isolated (nohz_full) CPU whose tick is stopped at both edges of the
+    window has no tick outside the command: LOC must match within 4 or 8%,
+    plus what the scenario adds on purpose.  Any other CPU may also have up
+    to HZ ticks per second of window outside the command: the recorder's own
+    start and end wake kernel workers there, and leaving idle restarts the
+    tick on a CPU outside nohz_full.
+    """
+    n = c["cpu"]
+    tol = max(4, 0.08 * c["ticks"]) + s.extra_loc
+    spans = [r for r in s.rows if r["kind"] == "span" and int(r["cpu"]) == n]
+    quiet_edges = (c["nohz_full"] is True and spans and spans[0]["tick"] == "stopped"
+                   and spans[-1]["tick"] == "stopped")
+    outside = 0.0
+    if not quiet_edges:
+        span = (s.dir / "loc-span").read_text().split()
+        if len(span) != 2:
+            s.expect(f"CPU{n} the command ended inside the window", False, "2 times", span)
+            return
+        start, end = (float(x) for x in span)
+        outside = HZ * max(0.0, c["window_ns"] / 1e9 - (end - start)) * 1.1
+    s.within(f"CPU{n} LOC delta vs tickstat ticks ({c['ticks']}"
+             f"{', ticking at an edge' if not quiet_edges else ''})",
+             c["ticks"] - tol - outside, c["ticks"] + tol, s.loc[n])
+
+
+def check_lone_task(s: Scenario, secs: float = 5) -> None:
     c = s.cpu(1)
     s.within("CPU1 busy tickless share", 0.99, 1.0, c["busy_tickless_share"])
-    s.within("CPU1 ticks in 5 s", 0, 1, c["ticks"])
-    s.within("CPU1 busy seconds", 4.9, 5.2, c["busy_ns"] / 1e9)
-    # Independent of tickstat: the timer interrupts of the whole run, about
-    # 6 s with tickstat's start and end; 0-2 were measured, 3 allowed for a
-    # non-tick timer at the edges.
-    s.within("CPU1 LOC delta over the whole run", 0, 3, s.loc[1])
+    s.within(f"CPU1 ticks in {secs:g} s", 0, 1, c["ticks"])
+    s.within("CPU1 busy seconds", secs - 0.1, secs + 0.2, c["busy_ns"] / 1e9)
+    # Independent of tickstat: the timer interrupts while the command ran.
+    s.within("CPU1 LOC delta", 0, 1, s.loc[1])
 
 
 def sched_phase(s: Scenario, n: int, detail: str | None, secs: float, tol: float = 0.2) -> None:
@@ -98,7 +122,10 @@ def sched_phase(s: Scenario, n: int, detail: str | None, secs: float, tol: float
     # "ticking" when a starved emulator folds late ticks together.
     s.within(f"CPU{n} SCHED decisions", 0.1 * HZ * (secs - tol), 1.1 * HZ * (secs + tol) + 5,
              r["events"])
-    s.within(f"CPU{n} ticks vs decisions", r["events"] - 5, r["events"] + 5, s.cpu(n)["ticks"])
+    # a tick also fires while the reason is not yet or no longer SCHED
+    slack = max(5, 0.03 * r["events"])
+    s.within(f"CPU{n} ticks vs decisions", r["events"] - slack, r["events"] + slack,
+             s.cpu(n)["ticks"])
     if s.patched and detail:
         s.expect(f"CPU{n} SCHED sub-reason", r["detail"] == detail, detail, r["detail"])
     s.expect(f"CPU{n} tick stopped at the end", s.last_span(n).get("tick") == "stopped",
@@ -234,6 +261,47 @@ def check_irq_work(s: Scenario) -> None:
     retain_phase(s, "IRQ_WORK")
 
 
+def check_nohz_idle(s: Scenario) -> None:
+    busy = s.cpu(1)
+    s.within("CPU1 busy tickless share (not nohz_full: the tick runs)", 0, 0.05,
+             busy["busy_tickless_share"])
+    r = s.reason(1, "NOT_NOHZ_FULL")
+    s.within("CPU1 seconds of NOT_NOHZ_FULL", 1.2, 1.8, r["time_ns"] / 1e9 if r else None)
+    for n in (2, 3):
+        s.within(f"CPU{n} idle tickless share", 0.9, 1.0, s.cpu(n)["idle_tickless_share"])
+    if s.patched:
+        s.within("CPU1 IDLE_EXIT restarts", 1, 1000, busy["restarts"]["IDLE_EXIT"])
+
+
+def check_nohz_off(s: Scenario) -> None:
+    for c in s.report["cpus"]:
+        n = c["cpu"]
+        s.within(f"CPU{n} tickless share", 0, 0.0, c["stopped_ns"] / max(1, c["window_ns"]))
+        # time dilation under emulation: at least HZ/4 still shows a tick
+        s.within(f"CPU{n} tick rate", HZ / 4, HZ * 1.1, c["tick_rate_hz"])
+        if n != 0:
+            r = s.reason(n, "NOHZ_INACTIVE")
+            s.expect(f"CPU{n} NOHZ_INACTIVE reported", r is not None and r["events"] > 0,
+                     "> 0 decisions", c["reasons"])
+
+
+def check_boot_cpu(s: Scenario) -> None:
+    full = (s.dir / "nohz_full").read_text().strip()
+    s.expect("nohz_full CPUs after boot", full == "1-3", "1-3", full)
+    msg = (s.dir / "dmesg.txt").read_text()
+    s.expect("the kernel keeps the boot CPU for housekeeping",
+             "using boot CPU:0" in msg and "Full dynticks CPUs: 1-3" in msg,
+             "using boot CPU:0 ... Full dynticks CPUs: 1-3", msg.strip()[-300:])
+    check_lone_task(s, 3)
+    if s.patched:
+        keep = {c["cpu"]: (s.reason(c["cpu"], "TIMEKEEPING") or {}).get("events", 0)
+                for c in s.report["cpus"]}
+        s.expect("TIMEKEEPING on CPU 0 and nowhere else", keep.get(0, 0) > 0 and
+                 not any(v for k, v in keep.items() if k), "CPU 0 only", keep)
+
+
+ISOLATED_APPEND = "nohz_full=1-3 rcu_nocbs=1-3"
+
 SCENARIOS = {
     "lone-task": (check_lone_task, ("patched", "stock")),
     "two-tasks": (check_two_tasks, ("patched", "stock")),
@@ -245,4 +313,13 @@ SCENARIOS = {
     "rcu-exp": (check_rcu_exp, ("patched", "stock")),
     "timer-due": (check_timer_due, ("patched",)),
     "irq-work": (check_irq_work, ("patched",)),
+    "nohz-idle": (check_nohz_idle, ("patched", "stock"), "rcu_nocbs=1-3"),
+    "nohz-off": (check_nohz_off, ("patched",), "nohz=off"),
+    "boot-cpu": (check_boot_cpu, ("patched", "stock"), "nohz_full=0-3 rcu_nocbs=0-3"),
 }
+
+
+def append_of(name: str) -> str:
+    """The kernel command line a scenario boots with."""
+    entry = SCENARIOS[name]
+    return entry[2] if len(entry) > 2 else ISOLATED_APPEND

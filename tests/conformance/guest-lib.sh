@@ -3,19 +3,27 @@
 # Each scenario is a shell function scenario_NAME in scenarios/NAME.sh.  It
 # runs with $DIR, its own output folder, and records with record(), which
 # leaves there: rec.tickstat (the recording), report.json, rec.csv, loc.txt
-# (the /proc/interrupts LOC deltas of each CPU over the whole recording,
-# the independent tick count) and report.txt.
+# (the /proc/interrupts LOC deltas of each CPU while the command ran inside
+# the recording, the independent tick count), loc-span (uptime at the
+# command's start and end) and report.txt.
 
-# record SECONDS -- COMMAND...: tickstat record of the isolated CPUs for
-# SECONDS while COMMAND runs (started once tracing runs).
+# record SECONDS -- COMMAND...: tickstat record of the isolated CPUs (all
+# CPUs without nohz_full; $tickstat_cpus if set) for SECONDS while COMMAND
+# runs (started once tracing runs).
 record() {
 	secs=$1
 	shift
 	[ "$1" = "--" ] && shift
-	cut -d' ' -f1 /proc/uptime > "$DIR/called-at"
-	# the harness stays on housekeeping CPU 0; the workloads pin themselves
-	taskset -c 0 loc-delta tickstat record -q -d "$secs" -o "$DIR/rec.tickstat" \
-		--csv "$DIR/rec.csv" -- "$@" > "$DIR/record.out" 2> "$DIR/record.err"
+	# The harness stays on housekeeping CPU 0; the workloads pin themselves.
+	# LOC is read around the command, inside the recording's window.
+	taskset -c 0 tickstat record -q ${tickstat_cpus:+-C "$tickstat_cpus"} \
+		-d "$secs" -o "$DIR/rec.tickstat" --csv "$DIR/rec.csv" -- sh -c '
+			span=$1; shift
+			cut -d" " -f1 /proc/uptime > "$span"
+			loc-delta "$@"
+			status=$?
+			cut -d" " -f1 /proc/uptime >> "$span"
+			exit $status' sh "$DIR/loc-span" "$@" > "$DIR/record.out" 2> "$DIR/record.err"
 	echo "status=$?" > "$DIR/record.status"
 	grep '^loc-delta:' "$DIR/record.out" | sed 's/^loc-delta: //' > "$DIR/loc.txt"
 	grep -v '^loc-delta:' "$DIR/record.out" > "$DIR/report.txt"
