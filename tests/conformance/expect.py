@@ -55,6 +55,23 @@ class Scenario:
         return scope if self.patched else "UNKNOWN"
 
 
+def held(s: Scenario, n: int, name: str, scope: str | None, lo: float, hi: float,
+         why: str = "") -> dict | None:
+    """Expect a reason on CPU n, holding the tick lo..hi seconds."""
+    shown = s.dep_scope(scope) if scope else None
+    r = s.reason(n, name, shown)
+    s.expect(f"CPU{n} {name}" + (f" at {shown} scope" if shown else ""), r is not None,
+             "present", s.cpu(n)["reasons"])
+    if r:
+        s.within(f"CPU{n} {name} seconds{why}", lo, hi, r["time_ns"] / 1e9)
+    return r
+
+
+def stopped_at_end(s: Scenario, n: int) -> None:
+    s.expect(f"CPU{n} tick stopped at the end", s.last_span(n).get("tick") == "stopped",
+             "stopped", s.last_span(n))
+
+
 def common(s: Scenario) -> None:
     """What every scenario must satisfy: a clean recording, and tickstat's tick
     count agreeing with /proc/interrupts on the isolated CPUs."""
@@ -112,12 +129,9 @@ def check_lone_task(s: Scenario, secs: float = 5) -> None:
 
 
 def sched_phase(s: Scenario, n: int, detail: str | None, secs: float, tol: float = 0.2) -> None:
-    r = s.reason(n, "SCHED", s.dep_scope("CPU"))
-    s.expect(f"CPU{n} SCHED at {s.dep_scope('CPU')} scope", r is not None, "present",
-             s.cpu(n)["reasons"])
+    r = held(s, n, "SCHED", "CPU", secs - tol, secs + tol)
     if not r:
         return
-    s.within(f"CPU{n} SCHED seconds", secs - tol, secs + tol, r["time_ns"] / 1e9)
     # One decision per tick interrupt.  HZ/10 is the floor that still says
     # "ticking" when a starved emulator folds late ticks together.
     s.within(f"CPU{n} SCHED decisions", 0.1 * HZ * (secs - tol), 1.1 * HZ * (secs + tol) + 5,
@@ -128,8 +142,7 @@ def sched_phase(s: Scenario, n: int, detail: str | None, secs: float, tol: float
              s.cpu(n)["ticks"])
     if s.patched and detail:
         s.expect(f"CPU{n} SCHED sub-reason", r["detail"] == detail, detail, r["detail"])
-    s.expect(f"CPU{n} tick stopped at the end", s.last_span(n).get("tick") == "stopped",
-             "stopped", s.last_span(n))
+    stopped_at_end(s, n)
 
 
 def check_two_tasks(s: Scenario) -> None:
@@ -169,13 +182,8 @@ def check_sched_deadline(s: Scenario) -> None:
 
 def check_posix_timer(s: Scenario) -> None:
     for n, kind, scope in ((1, "itimer", "PROCESS"), (2, "thread", "TASK")):
-        r = s.reason(n, "POSIX_TIMER", s.dep_scope(scope))
-        s.expect(f"CPU{n} POSIX_TIMER at {s.dep_scope(scope)} scope", r is not None, "present",
-                 s.cpu(n)["reasons"])
-        if r:
-            s.within(f"CPU{n} POSIX_TIMER seconds (armed 0.6 s)", 0.45, 0.8, r["time_ns"] / 1e9)
-        s.expect(f"CPU{n} tick stopped at the end", s.last_span(n).get("tick") == "stopped",
-                 "stopped", s.last_span(n))
+        held(s, n, "POSIX_TIMER", scope, 0.45, 0.8, " (armed 0.6 s)")
+        stopped_at_end(s, n)
         if s.patched:
             pid = int((s.dir / f"{kind}.pid").read_text().split()[-1])
             sets = [k for k in s.cpu(n)["culprits"] if k["dependency"] == "POSIX_TIMER" and k["sets"]]
@@ -190,13 +198,8 @@ def check_posix_timer(s: Scenario) -> None:
 
 def check_perf_freq(s: Scenario) -> None:
     for n in ISOLATED:
-        r = s.reason(n, "PERF_EVENTS", s.dep_scope("GLOBAL"))
-        s.expect(f"CPU{n} PERF_EVENTS at {s.dep_scope('GLOBAL')} scope", r is not None, "present",
-                 s.cpu(n)["reasons"])
-        if r:
-            s.within(f"CPU{n} PERF_EVENTS seconds (event open 1 s)", 0.8, 1.4, r["time_ns"] / 1e9)
-        s.expect(f"CPU{n} tick stopped at the end", s.last_span(n).get("tick") == "stopped",
-                 "stopped", s.last_span(n))
+        held(s, n, "PERF_EVENTS", "GLOBAL", 0.8, 1.4, " (event open 1 s)")
+        stopped_at_end(s, n)
 
 
 def stock_rcu(s: Scenario) -> None:
@@ -207,23 +210,17 @@ def stock_rcu(s: Scenario) -> None:
     seen = [r["reason"] for r in c["reasons"] if r["events"]]
     s.expect("CPU2 RCU or RCU_EXP reported at least once", "RCU" in seen or "RCU_EXP" in seen,
              "RCU or RCU_EXP", seen)
-    s.expect("CPU2 tick stopped at the end", s.last_span(2).get("tick") == "stopped",
-             "stopped", s.last_span(2))
+    stopped_at_end(s, 2)
 
 
 def check_rcu(s: Scenario) -> None:
     if not s.patched:
         stock_rcu(s)
         return
-    r = s.reason(2, "RCU", s.dep_scope("CPU"))
-    s.expect(f"CPU2 RCU at {s.dep_scope('CPU')} scope", r is not None, "present",
-             s.cpu(2)["reasons"])
-    if r:
-        # the CPU is held 600 ms; RCU asks for the tick once the grace
-        # period has waited a few jiffies, and releases it after
-        s.within("CPU2 RCU seconds", 0.2, 1.5, r["time_ns"] / 1e9)
-    s.expect("CPU2 tick stopped at the end", s.last_span(2).get("tick") == "stopped",
-             "stopped", s.last_span(2))
+    # the CPU is held 600 ms; RCU asks for the tick once the grace period
+    # has waited a few jiffies, and releases it after
+    held(s, 2, "RCU", "CPU", 0.2, 1.5)
+    stopped_at_end(s, 2)
     if s.patched:
         sets = [k for k in s.cpu(2)["culprits"] if k["dependency"] == "RCU" and k["sets"]]
         s.expect("CPU2 RCU set by __rcu_irq_enter_check_tick",
@@ -235,14 +232,8 @@ def check_rcu_exp(s: Scenario) -> None:
     if not s.patched:
         stock_rcu(s)
         return
-    name = "RCU_EXP"
-    r = s.reason(2, name, s.dep_scope("CPU"))
-    s.expect(f"CPU2 {name} at {s.dep_scope('CPU')} scope", r is not None, "present",
-             s.cpu(2)["reasons"])
-    if r:
-        s.within(f"CPU2 {name} seconds", 0.2, 1.5, r["time_ns"] / 1e9)
-    s.expect("CPU2 tick stopped at the end", s.last_span(2).get("tick") == "stopped",
-             "stopped", s.last_span(2))
+    held(s, 2, "RCU_EXP", "CPU", 0.2, 1.5)
+    stopped_at_end(s, 2)
 
 
 def retain_phase(s: Scenario, name: str) -> None:

@@ -34,3 +34,18 @@ record() {
 note() {
 	echo "$1=$2" >> "$DIR/notes.txt"
 }
+
+# module_with_running_tick MODE: a task alone on CPU 2, the test module's
+# MODE armed there, then a second task for 0.1 s so that the tick runs; the
+# module's decisions are then made with the tick running.
+module_with_running_tick() {
+	spin -c 2 -d 60 &
+	sleep 0.3
+	dmesg -c > /dev/null
+	record 3 -- sh -c "taskset -c 0 insmod /job/tick_test.ko mode=$1 cpu=2 ms=1500 &
+		until dmesg | grep -q 'tick_test: $1 armed'; do sleep 0.05; done
+		spin -c 2 -d 0.1; wait"
+	rmmod tick_test
+	kill $!
+	wait
+}
