@@ -36,15 +36,16 @@ note() {
 }
 
 # module_with_running_tick MODE: a task alone on CPU 2, the test module's
-# MODE armed there, then a second task for 0.1 s so that the tick runs; the
-# module's decisions are then made with the tick running.
+# MODE armed there, then five times a second task for 50 ms so that the tick
+# runs; the decisions after each one are made with the tick running (the
+# reason shows up in one or a few of them, so five chances).
 module_with_running_tick() {
 	spin -c 2 -d 60 &
 	sleep 0.3
 	dmesg -c > /dev/null
 	record 3 -- sh -c "taskset -c 0 insmod /job/tick_test.ko mode=$1 cpu=2 ms=1500 &
 		until dmesg | grep -q 'tick_test: $1 armed'; do sleep 0.05; done
-		spin -c 2 -d 0.1; wait"
+		for i in 1 2 3 4 5; do spin -c 2 -d 0.05; sleep 0.1; done; wait"
 	rmmod tick_test
 	kill $!
 	wait

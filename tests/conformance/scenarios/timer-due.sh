@@ -1,6 +1,6 @@
 # timer-due - a task runs alone on CPU 2; the test module (mode=timer) arms a
-# timer that re-arms itself every jiffy there, and a second task joins for
-# 0.1 s so that the tick runs.
+# timer that re-arms itself every jiffy there, and a second task joins
+# for 50 ms, five times, so that the tick runs.
 # Healthy (patched kernel): when the second task leaves, the next timer is
 # within one tick, so the tick is kept with the reason TIMER_DUE, which 6.1
 # does not trace.

@@ -117,6 +117,34 @@ static int number_item(const char **p, const char *end, const char *name, long *
 }
 
 /*
+ * The fields tickstat reads, and the ones libtraceevent needs.  A field of
+ * any other name is dropped before parsing: libtraceevent treats some names
+ * specially (a field named STA_PR_FMT made it leak in our fuzzing), and
+ * tickstat has no use for fields it does not know.
+ */
+static const char * const known_fields[] = {
+	"common_type", "common_flags", "common_preempt_count", "common_pid",
+	"success", "dependency", "global_deps", "cpu_deps", "task_deps", "process_deps",
+	"reason", "delta_ns", "stopped_ns", "idle", "cause", "scope", "target", "sched",
+	"caller", "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm",
+	"next_pid", "next_prio", "hrtimer", "now", "function",
+	/* header_page */
+	"timestamp", "commit", "overwrite", "data",
+};
+
+static int known_field(const char *name, size_t len)
+{
+	const char *bracket = memchr(name, '[', len);
+
+	if (bracket)
+		len = bracket - name;
+	for (size_t i = 0; i < sizeof(known_fields) / sizeof(known_fields[0]); i++)
+		if (strlen(known_fields[i]) == len && !strncmp(known_fields[i], name, len))
+			return 1;
+	return 0;
+}
+
+/*
  * One field line: "\tfield:DECL;\toffset:N;\tsize:N;\tsigned:N;" (signed
  * is absent on old kernels).  Appends its clean form.
  */
@@ -148,6 +176,14 @@ static int field_line(const char *p, const char *end, struct out *o)
 	}
 	if (p != end || off < 0 || size < 0)
 		return -1;
+	{
+		const char *name = semi;
+
+		while (name > decl && name[-1] != ' ')
+			name--;
+		if (!known_field(name, semi - name))
+			return 0;	/* well-formed, but not for us: leave it out */
+	}
 	snprintf(line, sizeof(line), "\tfield:%.*s;\toffset:%ld;\tsize:%ld;", (int)(semi - decl),
 		 decl, off, size);
 	if (put(o, line, strlen(line)))
