@@ -1,5 +1,6 @@
 #!/bin/bash
-# build-kernel.sh - build a guest kernel: TREE (stock|patched) with a config VARIANT.
+# build-kernel.sh - build a guest kernel: TREE (stock|patched|bisect) with a config VARIANT.
+# The bisect tree carries only the first $SERIES_LIMIT patches of the series.
 #
 # usage: build-kernel.sh TREE VARIANT [MAKE TARGET...]   (default target: bzImage)
 #
@@ -25,7 +26,7 @@ targets=${*:-bzImage}
 say() { echo "  $*" >&2; }
 die() { echo "build-kernel: $*" >&2; exit 1; }
 
-case "$tree" in stock|patched) ;; *) die "unknown tree '$tree' (stock or patched)";; esac
+case "$tree" in stock|patched|bisect) ;; *) die "unknown tree '$tree' (stock, patched or bisect)";; esac
 [ -f "$configs/$variant.config" ] || die "unknown config variant '$variant' (no $configs/$variant.config)"
 [ -f "$tarball" ] || die "$tarball not found: install linux-source-6.1"
 
@@ -35,6 +36,10 @@ base_version=$(sed -n 's/^# base: *//p' "$patches/series")
 
 # series_patches - the patch files named by the series, in order
 series_patches() {
+	if [ "$tree" = bisect ]; then
+		grep -v -e '^#' -e '^[[:space:]]*$' "$patches/series" | head -n "${SERIES_LIMIT:?}" || true
+		return
+	fi
 	grep -v -e '^#' -e '^[[:space:]]*$' "$patches/series" || true
 }
 
@@ -106,10 +111,10 @@ prepare_source() {
 	if [ ! -f "$src/.tickstat/tarball" ] ||
 	   [ "$(stat -c '%s %Y' "$tarball")" != "$(cat "$src/.tickstat/tarball")" ]; then
 		extract
-		[ "$tree" = patched ] && apply_series
+		[ "$tree" != stock ] && apply_series
 		return 0
 	fi
-	[ "$tree" = patched ] || return 0
+	[ "$tree" != stock ] || return 0
 	series_changed || return 0
 	say "SERIES changed: re-applying"
 	if ! unapply_series; then
