@@ -213,14 +213,19 @@ def stock_rcu(s: Scenario) -> None:
     stopped_at_end(s, 2)
 
 
-def check_rcu(s: Scenario) -> None:
+def rcu_held(s: Scenario, name: str) -> None:
+    """The held CPU: the patched kernel names the RCU dependency and its scope."""
     if not s.patched:
         stock_rcu(s)
         return
     # the CPU is held 600 ms; RCU asks for the tick once the grace period
     # has waited a few jiffies, and releases it after
-    held(s, 2, "RCU", "CPU", 0.2, 1.5)
+    held(s, 2, name, "CPU", 0.2, 1.5)
     stopped_at_end(s, 2)
+
+
+def check_rcu(s: Scenario) -> None:
+    rcu_held(s, "RCU")
     if s.patched:
         sets = [k for k in s.cpu(2)["culprits"] if k["dependency"] == "RCU" and k["sets"]]
         s.expect("CPU2 RCU set by __rcu_irq_enter_check_tick",
@@ -229,11 +234,7 @@ def check_rcu(s: Scenario) -> None:
 
 
 def check_rcu_exp(s: Scenario) -> None:
-    if not s.patched:
-        stock_rcu(s)
-        return
-    held(s, 2, "RCU_EXP", "CPU", 0.2, 1.5)
-    stopped_at_end(s, 2)
+    rcu_held(s, "RCU_EXP")
 
 
 def retain_phase(s: Scenario, name: str) -> None:

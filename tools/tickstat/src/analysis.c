@@ -278,9 +278,8 @@ static void on_tick_stop(struct ts_analysis *an, struct ts_cpu *c,
 	clear_reasons(c);
 	if (ev->stop.has_scopes) {
 		for (int s = 0; s < 4; s++)
-			for (unsigned int b = 0; b < 32; b++)
-				if (ev->stop.deps[s] & (1U << b))
-					add_active(c, find_reason(c, TS_RC_DEP, s, b));
+			for (unsigned int m = ev->stop.deps[s]; m; m &= m - 1)
+				add_active(c, find_reason(c, TS_RC_DEP, s, __builtin_ctz(m)));
 	}
 	if (!c->nr_active && ev->stop.dependency) {
 		unsigned int b = __builtin_ctz(ev->stop.dependency);

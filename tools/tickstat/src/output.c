@@ -244,8 +244,13 @@ static void json_intervals(FILE *f, const struct ts_cpu *c)
 
 		if (!n)
 			continue;
-		fprintf(f, "%s{\"lt_ns\":%s%.0f,\"count\":%" PRIu64 "}", first ? "" : ",",
-			"", p == 64 ? 18446744073709551615.0 : (double)(1ULL << p), n);
+		/* power 64: the bucket below 2^64, written without overflow */
+		if (p == 64)
+			fprintf(f, "%s{\"lt_ns\":18446744073709551616,\"count\":%" PRIu64 "}",
+				first ? "" : ",", n);
+		else
+			fprintf(f, "%s{\"lt_ns\":%" PRIu64 ",\"count\":%" PRIu64 "}",
+				first ? "" : ",", (uint64_t)1 << p, n);
 		first = 0;
 	}
 	fputs("]}", f);
