@@ -435,7 +435,9 @@ static void on_lost(struct ts_analysis *an, struct ts_cpu *c,
  * event before that moment may have changed one of its two parts: the
  * first such event for a part makes that part unknown up to the event (the
  * event itself then sets the state from there on).  Tick interrupts change
- * nothing; on a stock kernel, a switch can restart the tick silently.
+ * nothing.  On a stock kernel a switch restarts a stopped tick silently, but
+ * only outside nohz_full (see on_switch()): on a nohz_full CPU a switch
+ * leaves the tick part of the snapshot standing.
  */
 static void snapshot_check(struct ts_analysis *an, struct ts_cpu *c, const struct ts_event *ev)
 {
@@ -449,7 +451,7 @@ static void snapshot_check(struct ts_analysis *an, struct ts_cpu *c, const struc
 		break;
 	case TS_EV_SWITCH:
 		idle = 1;
-		tick = !an->caps.restart;
+		tick = !an->caps.restart && c->nohz_full != 1;
 		break;
 	case TS_EV_LOST:
 		tick = idle = 1;

@@ -293,6 +293,31 @@ static void test_snapshot(void)
 	ts_analysis_free(&an);
 }
 
+/*
+ * Stock: a switch before the snapshot voids the tick part only where a switch
+ * can restart the tick silently, outside nohz_full.
+ */
+static void test_snapshot_stock_switch(void)
+{
+	start(0, 0);
+	an.snapshot_ts = 5 * MS;
+	ts_analysis_cpu(&an, 0)->nohz_full = 0;
+	ts_analysis_cpu(&an, 1)->nohz_full = 1;
+	for (int cpu = 0; cpu <= 1; cpu++) {
+		ts_analysis_set_initial(&an, cpu, TS_TICK_STOPPED, TS_IDLE_IDLE);
+		sw(cpu, 1 * MS, 7);		/* a kworker runs... */
+		sw(cpu, 2 * MS, 0);		/* ...and the CPU is idle again */
+	}
+	ts_analysis_finish(&an, 1 * S);
+	/* before the first switch only the idle part is unknown */
+	CU_ASSERT_EQUAL(an.cpus[1]->time[TS_TICK_STOPPED][TS_IDLE_UNKNOWN], 1 * MS);
+	CU_ASSERT_EQUAL(an.cpus[1]->time[TS_TICK_STOPPED][TS_IDLE_BUSY], 1 * MS);
+	CU_ASSERT_EQUAL(an.cpus[1]->time[TS_TICK_STOPPED][TS_IDLE_IDLE], 1 * S - 2 * MS);
+	CU_ASSERT_EQUAL(an.cpus[0]->time[TS_TICK_UNKNOWN][TS_IDLE_IDLE], 1 * S - 2 * MS);
+	CU_ASSERT_EQUAL(an.cpus[0]->time[TS_TICK_STOPPED][TS_IDLE_IDLE], 0);
+	ts_analysis_free(&an);
+}
+
 /* A time range counts only what lies inside it. */
 static void test_range(void)
 {
@@ -575,6 +600,7 @@ int main(int argc, char **argv)
 		{ "state: stock, idle exit on a housekeeping CPU", test_stock_idle_exit },
 		{ "state: lost events make a gap unknown", test_lost_events },
 		{ "state: start snapshot", test_snapshot },
+		{ "state: start snapshot, stock switch", test_snapshot_stock_switch },
 		{ "state: time range", test_range },
 		{ "state: unknown values named by number", test_unknown_values },
 		{ "check: pass, not applicable, unknown tick count", test_check },
