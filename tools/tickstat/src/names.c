@@ -21,9 +21,8 @@ static const char * const scope_names[TS_NR_SCOPES] = {
 
 /* TICK_RETAIN_* values start at 1 */
 static const char * const retain_names[] = {
-	NULL, "TIMER_DUE", "RCU", "ARCH", "IRQ_WORK", "TIMER_SOFTIRQ", "OFFLINE",
-	"NOHZ_INACTIVE", "NEED_RESCHED", "SOFTIRQ", "TIMEKEEPING",
-	"NO_TIMEKEEPER",
+	NULL, "TIMER_DUE", "RCU", "ARCH", "IRQ_WORK", "TIMER_SOFTIRQ",
+	"NO_TIMEKEEPER", "NOHZ_INACTIVE", "NEED_RESCHED", "SOFTIRQ", "TIMEKEEPING",
 };
 
 #define NR_RETAIN (int)(sizeof(retain_names) / sizeof(retain_names[0]))
