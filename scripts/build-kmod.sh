@@ -7,9 +7,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$1
 obj=$top/build/kernel/obj/$tree-nohz_full
 out=$top/build/kmod/$tree
-# Module.symvers and the module linker script come with the modules target.
-[ -f "$obj/Module.symvers" ] && [ -f "$obj/scripts/module.lds" ] ||
-	"$top/scripts/build-kernel.sh" "$tree" nohz_full modules
+# Module.symvers and the module linker script come with the modules target;
+# run it every time (a no-op when up to date), since a config change alters
+# the exported symbols.
+"$top/scripts/build-kernel.sh" "$tree" nohz_full modules
 mkdir -p "$out"
 for f in tick_test.c Kbuild; do
 	cmp -s "$top/tests/kmod/$f" "$out/$f" || cp "$top/tests/kmod/$f" "$out/$f"
