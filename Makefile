@@ -25,8 +25,8 @@ INITRAMFS := $(BUILD)/initramfs.cpio.gz
 TICKSTAT := $(BUILD)/tools/tickstat/tickstat
 TICKSTAT_SRC := $(wildcard tools/tickstat/src/*.[ch]) tools/tickstat/Makefile
 
-.PHONY: all deps kernel kernel-stock kernel-patched kmod image workloads tickstat demo check \
-	check-host check-guest scenario bench shell clean distclean
+.PHONY: all deps kernel kernel-stock kernel-patched kernel-variants kmod image workloads tickstat demo check \
+	scenario bench shell clean distclean
 
 all: kernel image tickstat
 
@@ -37,6 +37,11 @@ deps:
 kernel: kernel-stock kernel-patched
 kernel-stock kernel-patched: kernel-%: deps
 	$(Q)scripts/build-kernel.sh $* nohz_full
+
+# The patched tree with the other tick configs, booted by the conformance suite
+kernel-variants: deps
+	$(Q)scripts/build-kernel.sh patched nohz_idle
+	$(Q)scripts/build-kernel.sh patched hz_periodic
 
 # The conformance suite's test module, per kernel (loaded only in the guest)
 kmod: kernel
@@ -63,11 +68,11 @@ $(INITRAMFS): guest-image/manifest guest-image/init guest-image/initramfs.py $(W
 demo: deps kernel image
 	$(Q)tests/demo.sh
 
-check: deps kernel kmod image
+check: deps kernel kernel-variants kmod image
 	$(Q)tests/run-tests
 
 # One conformance scenario (or several: NAME="lone-task two-tasks"); TREE=stock
-scenario: deps kernel kmod image
+scenario: deps kernel kernel-variants kmod image
 	$(Q)tests/conformance/run --tree $(TREE) -v $(NAME)
 
 # Benchmarks (not part of check): observer effect and report throughput

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Callable, NamedTuple
 
 HZ = 250
 ISOLATED = (1, 2, 3)
@@ -22,6 +23,9 @@ class Scenario:
         self.name, self.dir, self.kernel = name, folder, kernel
         self.patched = kernel == "patched"
         self.results: list[tuple[bool, str, str, str]] = []
+        self.report, self.loc, self.rows, self.notes = {}, [], [], {}
+        if not SCENARIOS[name].tickstat:
+            return
         self.report = json.loads((folder / "report.json").read_text())
         self.loc = [int(x) for x in (folder / "loc.txt").read_text().split()]
         notes = folder / "notes.txt"
@@ -253,6 +257,54 @@ def check_irq_work(s: Scenario) -> None:
     retain_phase(s, "IRQ_WORK")
 
 
+def made(s: Scenario, mode: str) -> int | None:
+    """How many times the test module made its condition (its dmesg line)."""
+    for line in (s.dir / "dmesg.txt").read_text().splitlines():
+        if f"tick_test: {mode} made " in line:
+            return int(line.split(" made ")[1].split()[0])
+    return None
+
+
+def idle_refusals(s: Scenario, mode: str, name: str) -> int:
+    """Every condition the module made at CPU 2's idle entry is a refusal
+    with that reason; a real race may add one or two of its own."""
+    n = made(s, mode)
+    s.expect(f"the module made {mode} at idle entry", n is not None and n >= 1, ">= 1", n)
+    r = s.reason(2, name)
+    seen = r["events"] if r else 0
+    s.within(f"CPU2 {name} decisions (module made {n})", n or 1, (n or 1) + 2, seen)
+    s.expect(f"CPU2 {name} is an idle refusal (tick_retain)", r is not None and
+             r["class"] == "retain", "retain", r)
+    return seen
+
+
+def check_need_resched(s: Scenario) -> None:
+    idle_refusals(s, "need_resched", "NEED_RESCHED")
+
+
+def check_softirq(s: Scenario) -> None:
+    seen = idle_refusals(s, "softirq", "SOFTIRQ")
+    # 6.1 refuses only when it also warns (ten times a boot at most)
+    warned = (s.dir / "dmesg.txt").read_text().count("NOHZ tick-stop error")
+    s.expect("one 'NOHZ tick-stop error' per SOFTIRQ refusal", warned == seen, seen, warned)
+
+
+def check_timer_softirq(s: Scenario) -> None:
+    retain_phase(s, "TIMER_SOFTIRQ")
+
+
+def check_idle_poll(s: Scenario) -> None:
+    c = s.cpu(1)
+    s.within("CPU1 IDLE_TICK restarts (the task exits into polling idle)", 1, 3,
+             c["restarts"]["IDLE_TICK"])
+    # the tick stops a tick or two after the task starts, runs 0.6 s
+    s.within("CPU1 longest stopped interval, seconds", 0.45, 0.65,
+             (c["stopped_intervals"]["max_ns"] or 0) / 1e9)
+    for n in (2, 3):
+        s.within(f"CPU{n} idle tickless share (a polling idle keeps the tick)", 0, 0.0,
+                 s.cpu(n)["idle_tickless_share"])
+
+
 def check_nohz_idle(s: Scenario) -> None:
     busy = s.cpu(1)
     s.within("CPU1 busy tickless share (not nohz_full: the tick runs)", 0, 0.05,
@@ -281,6 +333,39 @@ def check_nohz_off(s: Scenario) -> None:
             r = s.reason(n, "NOHZ_INACTIVE")
             s.expect(f"CPU{n} NOHZ_INACTIVE reported", r is not None and r["events"] > 0,
                      "> 0 decisions", c["reasons"])
+
+
+def built_without_nohz_full(s: Scenario) -> None:
+    full = (s.dir / "nohz_full").read_text().strip()
+    s.expect("no nohz_full in sysfs (not built in)", full == "absent", "absent", full)
+
+
+def check_nohz_idle_build(s: Scenario) -> None:
+    """CONFIG_NO_HZ_IDLE: what nohz-idle shows at run time, built in."""
+    built_without_nohz_full(s)
+    check_nohz_idle(s)
+
+
+def check_hz_periodic(s: Scenario) -> None:
+    """CONFIG_HZ_PERIODIC: no dynticks code, so no tick_stop event and tickstat
+    says the kernel cannot stop the tick; LOC shows every CPU, busy (CPU 1)
+    or idle, ticking at HZ all along."""
+    built_without_nohz_full(s)
+    events = (s.dir / "timer-events").read_text().split()
+    s.expect("timer:hrtimer_expire_entry but no timer:tick_stop event",
+             "hrtimer_expire_entry" in events and "tick_stop" not in events,
+             "hrtimer_expire_entry, no tick_stop", events)
+    status = (s.dir / "record.status").read_text().strip()
+    err = (s.dir / "record.err").read_text().strip()
+    s.expect("tickstat record exits 1: the kernel cannot stop the tick",
+             status == "status=1" and "cannot stop the tick" in err, "status=1 + message",
+             f"{status}: {err}")
+    span = [float(x) for x in (s.dir / "loc-span").read_text().split()]
+    loc = [int(x) for x in (s.dir / "loc.txt").read_text().split()]
+    secs = span[1] - span[0]
+    for n, count in enumerate(loc):
+        # time dilation under emulation: at least HZ/4 still shows a tick
+        s.within(f"CPU{n} LOC rate over {secs:.2f} s", HZ / 4, HZ * 1.1, count / secs)
 
 
 def check_boot_cpu(s: Scenario) -> None:
@@ -314,26 +399,41 @@ def check_load(s: Scenario) -> None:
 
 
 ISOLATED_APPEND = "nohz_full=1-3 rcu_nocbs=1-3"
+BOTH = ("patched", "stock")
+PATCHED = ("patched",)
+
+
+class Entry(NamedTuple):
+    """A scenario: its check, the kernels it runs on, the kernel command line,
+    the config variant of the kernel (guest-image/config/), and whether it
+    records with tickstat (the common checks then apply)."""
+    check: Callable[[Scenario], None]
+    trees: tuple[str, ...]
+    append: str = ISOLATED_APPEND
+    variant: str = "nohz_full"
+    tickstat: bool = True
+
 
 SCENARIOS = {
-    "lone-task": (check_lone_task, ("patched", "stock")),
-    "two-tasks": (check_two_tasks, ("patched", "stock")),
-    "sched-rr": (check_sched_rr, ("patched", "stock")),
-    "sched-deadline": (check_sched_deadline, ("patched", "stock")),
-    "posix-timer": (check_posix_timer, ("patched", "stock")),
-    "perf-freq": (check_perf_freq, ("patched", "stock")),
-    "rcu": (check_rcu, ("patched", "stock")),
-    "rcu-exp": (check_rcu_exp, ("patched", "stock")),
-    "timer-due": (check_timer_due, ("patched",)),
-    "irq-work": (check_irq_work, ("patched",)),
-    "load": (check_load, ("patched", "stock")),
-    "nohz-idle": (check_nohz_idle, ("patched", "stock"), "nohz=on"),
-    "nohz-off": (check_nohz_off, ("patched",), "nohz=off"),
-    "boot-cpu": (check_boot_cpu, ("patched", "stock"), "nohz_full=0-3 rcu_nocbs=0-3"),
+    "lone-task": Entry(check_lone_task, BOTH),
+    "two-tasks": Entry(check_two_tasks, BOTH),
+    "sched-rr": Entry(check_sched_rr, BOTH),
+    "sched-deadline": Entry(check_sched_deadline, BOTH),
+    "posix-timer": Entry(check_posix_timer, BOTH),
+    "perf-freq": Entry(check_perf_freq, BOTH),
+    "rcu": Entry(check_rcu, BOTH),
+    "rcu-exp": Entry(check_rcu_exp, BOTH),
+    "timer-due": Entry(check_timer_due, PATCHED),
+    "irq-work": Entry(check_irq_work, PATCHED),
+    "need-resched": Entry(check_need_resched, PATCHED),
+    "softirq": Entry(check_softirq, PATCHED),
+    "timer-softirq": Entry(check_timer_softirq, PATCHED),
+    "load": Entry(check_load, BOTH),
+    "nohz-idle": Entry(check_nohz_idle, BOTH, "nohz=on"),
+    "nohz-off": Entry(check_nohz_off, PATCHED, "nohz=off"),
+    "boot-cpu": Entry(check_boot_cpu, BOTH, "nohz_full=0-3 rcu_nocbs=0-3"),
+    "idle-poll": Entry(check_idle_poll, PATCHED, "idle=poll " + ISOLATED_APPEND),
+    # the configuration claims, each on a kernel built with that config
+    "hz-periodic": Entry(check_hz_periodic, PATCHED, "", "hz_periodic", tickstat=False),
+    "nohz-idle-build": Entry(check_nohz_idle_build, PATCHED, "", "nohz_idle"),
 }
-
-
-def append_of(name: str) -> str:
-    """The kernel command line a scenario boots with."""
-    entry = SCENARIOS[name]
-    return entry[2] if len(entry) > 2 else ISOLATED_APPEND

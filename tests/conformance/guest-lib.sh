@@ -35,18 +35,34 @@ note() {
 	echo "$1=$2" >> "$DIR/notes.txt"
 }
 
-# module_with_running_tick MODE: a task alone on CPU 2, the test module's
-# MODE armed there, then five times a second task for 50 ms so that the tick
-# runs; the decisions after each one are made with the tick running (the
-# reason shows up in one or a few of them, so five chances).
+# module_with_running_tick MODE [PARAM...]: a task alone on CPU 2, the test
+# module's MODE armed there, then five times a second task for 50 ms so that
+# the tick runs; the decisions after each one are made with the tick running
+# (the reason shows up in one or a few of them, so five chances).
 module_with_running_tick() {
 	spin -c 2 -d 60 &
 	sleep 0.3
 	dmesg -c > /dev/null
-	record 3 -- sh -c "taskset -c 0 insmod /job/tick_test.ko mode=$1 cpu=2 ms=1500 &
+	record 3 -- sh -c "taskset -c 0 insmod /job/tick_test.ko mode=$* cpu=2 ms=1500 &
 		until dmesg | grep -q 'tick_test: $1 armed'; do sleep 0.05; done
 		for i in 1 2 3 4 5; do spin -c 2 -d 0.05; sleep 0.1; done; wait"
 	rmmod tick_test
 	kill $!
 	wait
+}
+
+# module_on_idle_cpu MODE HITS: the test module makes its condition HITS
+# times at idle entry on the idle CPU 2; dmesg of the run goes to dmesg.txt.
+module_on_idle_cpu() {
+	dmesg -c > /dev/null
+	record 2 -- taskset -c 0 insmod /job/tick_test.ko mode=$1 cpu=2 hits=$2 ms=1000
+	dmesg > "$DIR/dmesg.txt"
+	rmmod tick_test
+}
+
+# save_nohz_full: the kernel's nohz_full CPUs into $DIR/nohz_full ("absent"
+# on a kernel built without NO_HZ_FULL)
+save_nohz_full() {
+	cat /sys/devices/system/cpu/nohz_full > "$DIR/nohz_full" 2>/dev/null ||
+		echo absent > "$DIR/nohz_full"
 }

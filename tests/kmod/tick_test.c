@@ -16,12 +16,28 @@
  * A tick that is already stopped stays stopped in both (its timer is then
  * programmed to the next event, every jiffy): the scenario first makes the
  * tick run, with a second task on the CPU for a moment.
+ *
+ * Three modes make, with a kprobe, a condition that the kernel meets only in
+ * a narrow race, at the moment the tick code tests it, at most hits=N times:
+ *   need_resched   at idle entry on CPU N (tick_nohz_idle_stop_tick), mark
+ *                  the idle task for rescheduling, as a remote wakeup of a
+ *                  polling idle CPU does: NEED_RESCHED.
+ *   softirq        at idle entry, mark the timer softirq pending, as when a
+ *                  softirq is raised and not run: SOFTIRQ (6.1 reports it
+ *                  with "NOHZ tick-stop error", at most 10 times a boot).
+ *   timer_softirq  at interrupt exit on CPU N (tick_nohz_irq_exit), after
+ *                  softirqs ran, mark the timer softirq pending: a running
+ *                  tick is kept for it (TIMER_SOFTIRQ).
+ * A pending timer softirq that nothing raised runs at the next interrupt and
+ * finds no expired timer.
  * insmod returns when the run is over; rmmod afterwards.
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/irq_work.h>
+#include <linux/interrupt.h>
 #include <linux/jiffies.h>
+#include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
@@ -30,13 +46,17 @@
 
 static char *mode = "rcu";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "rcu, rcu_exp, timer or irq_work");
+MODULE_PARM_DESC(mode, "rcu, rcu_exp, timer, irq_work, need_resched, softirq or timer_softirq");
 static int cpu = 1;
 module_param(cpu, int, 0444);
 MODULE_PARM_DESC(cpu, "the CPU to act on");
 static unsigned int ms = 500;
 module_param(ms, uint, 0444);
 MODULE_PARM_DESC(ms, "how long, in milliseconds");
+
+static unsigned int hits = 5;
+module_param(hits, uint, 0444);
+MODULE_PARM_DESC(hits, "kprobe modes: how many times to make the condition");
 
 static DECLARE_COMPLETION(held);
 static DECLARE_COMPLETION(done);
@@ -70,6 +90,71 @@ static void rearm(struct timer_list *t)
 	if (with_irq_work)
 		irq_work_queue(&lazy_work);
 	mod_timer(t, jiffies + 1);
+}
+
+static atomic_t hits_left;
+static atomic_t hits_made;
+
+/* Take one of the hits=N chances, on the chosen CPU only. */
+static bool take_hit(void)
+{
+	if (smp_processor_id() != cpu)
+		return false;
+	if (atomic_dec_if_positive(&hits_left) < 0)
+		return false;
+	atomic_inc(&hits_made);
+	return true;
+}
+
+static int at_idle_need_resched(struct kprobe *p, struct pt_regs *regs)
+{
+	if (take_hit()) {
+		set_tsk_need_resched(current);
+		set_preempt_need_resched();
+	}
+	return 0;
+}
+
+static int at_softirq_check(struct kprobe *p, struct pt_regs *regs)
+{
+	if (take_hit())
+		or_softirq_pending(BIT(TIMER_SOFTIRQ));
+	return 0;
+}
+
+static struct kprobe probe;
+
+static void nudge(void *unused)
+{
+}
+
+/*
+ * Arm the probe and wait until its hits are made or the time is over.  An
+ * idle CPU enters its idle loop again after an interrupt: with wake_idle,
+ * send it one every 20 ms.
+ */
+static int run_probe(const char *symbol, kprobe_pre_handler_t handler, bool wake_idle)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	int ret;
+
+	atomic_set(&hits_left, hits);
+	probe.symbol_name = symbol;
+	probe.pre_handler = handler;
+	ret = register_kprobe(&probe);
+	if (ret) {
+		pr_err("tick_test: cannot probe %s: %d\n", symbol, ret);
+		return ret;
+	}
+	pr_info("tick_test: %s armed on CPU %d\n", mode, cpu);
+	while (atomic_read(&hits_left) && time_before(jiffies, end)) {
+		if (wake_idle)
+			smp_call_function_single(cpu, nudge, NULL, 1);
+		msleep(20);
+	}
+	unregister_kprobe(&probe);
+	pr_info("tick_test: %s made %d times\n", mode, atomic_read(&hits_made));
+	return 0;
 }
 
 static int run_on_cpu(int (*fn)(void *))
@@ -113,6 +198,12 @@ static int __init tick_test_init(void)
 		WRITE_ONCE(timer_stop, true);
 		del_timer_sync(&every_jiffy);
 		irq_work_sync(&lazy_work);
+	} else if (!strcmp(mode, "need_resched")) {
+		return run_probe("tick_nohz_idle_stop_tick", at_idle_need_resched, true);
+	} else if (!strcmp(mode, "softirq")) {
+		return run_probe("tick_nohz_idle_stop_tick", at_softirq_check, true);
+	} else if (!strcmp(mode, "timer_softirq")) {
+		return run_probe("tick_nohz_irq_exit", at_softirq_check, false);
 	} else {
 		pr_err("tick_test: unknown mode '%s'\n", mode);
 		return -EINVAL;

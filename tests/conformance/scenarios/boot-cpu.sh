@@ -4,7 +4,7 @@
 # on CPU 1 runs tickless, and timekeeping duty (TIMEKEEPING, patched kernel)
 # is reported on CPU 0 only.
 scenario_boot_cpu() {
-	cat /sys/devices/system/cpu/nohz_full > "$DIR/nohz_full"
+	save_nohz_full
 	dmesg | grep -i 'NO_HZ\|Housekeeping' > "$DIR/dmesg.txt"
 	spin -c 1 -d 60 &
 	sleep 1
