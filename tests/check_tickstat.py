@@ -9,6 +9,7 @@ Every assertion prints what it expected and what it saw.
 """
 import csv
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -89,7 +90,8 @@ def check_scenario(rep: dict, rows: list, patched: bool, cputimer_pid: int) -> N
     in_range("CPU1 ticks", 0, 1, c1["ticks"])
     in_range("CPU1 unknown share", 0, 0.01, c1["unknown_share"])
 
-    # CPU 2: two CFS tasks for 1.5 s: SCHED holds the tick at HZ.
+    # CPU 2: two CFS tasks for 1.5 s, and 1.7 s later for 0.1 s: SCHED holds
+    # the tick at HZ.
     c2 = cpu(rep, 2)
     sched = reason(c2, "SCHED")
     expect("CPU2 has the SCHED reason", sched is not None, c2["reasons"])
@@ -99,9 +101,12 @@ def check_scenario(rep: dict, rows: list, patched: bool, cputimer_pid: int) -> N
         # the tick count only has to show a running tick (at least HZ/10,
         # against 0-1 when tickless) and match the decisions, one per tick.
         secs = sched["time_ns"] / 1e9
-        in_range("CPU2 SCHED seconds", 1.3, 1.7, secs)
+        in_range("CPU2 SCHED seconds", 1.4, 1.8, secs)
         in_range("CPU2 SCHED decisions", 0.1 * HZ * secs, 1.1 * HZ * secs + 5, sched["events"])
-        in_range("CPU2 ticks vs SCHED decisions", sched["events"] - 10, sched["events"] + 10,
+        # other interrupts there (wakeup IPIs, the dependency kick) make
+        # decisions without a tick: up to 5% more, measured 341 ticks to 352
+        slack = max(10, 0.05 * sched["events"])
+        in_range("CPU2 ticks vs SCHED decisions", sched["events"] - slack, sched["events"] + slack,
                  c2["ticks"])
         expect("CPU2 SCHED scope", sched["scope"] == ("CPU" if patched else "UNKNOWN"),
                sched["scope"])
@@ -172,6 +177,49 @@ def check_agreement(rec: dict, dat: dict) -> None:
            d1["unknown_share"] >= 0.99 or (d1["tickless_share"] or 0) >= 0.99, d1)
 
 
+def raw_stopped_intervals(dat: Path, cpu_n: int, start: int, end: int) -> list[int]:
+    """Stopped intervals from trace-cmd's own decoding of the raw events:
+    tick_stop success=1 to the next tick_restart on that CPU, both inside
+    [start, end] (ns, mono clock)."""
+    text = subprocess.run(["trace-cmd", "report", "-t", "--cpu", str(cpu_n), "-i", str(dat)],
+                          capture_output=True, text=True, check=True).stdout
+    out, since = [], None
+    for m in re.finditer(r"\s(\d+)\.(\d{9}): (tick_stop|tick_restart):\s+(\S*)", text):
+        ts = int(m.group(1)) * 1_000_000_000 + int(m.group(2))
+        if m.group(3) == "tick_stop" and m.group(4) == "success=1" and since is None:
+            since = ts
+        elif m.group(3) == "tick_restart" and since is not None:
+            if start <= since and ts <= end:
+                out.append(ts - since)
+            since = None
+    return out
+
+
+def check_raw_intervals(rep: dict, dat: Path) -> str:
+    """tickstat's stopped intervals against the raw events' timestamps, as
+    trace-cmd decodes them from its own buffer (patched kernels: a restart
+    event ends each interval).  The two buffers stamp the same event
+    separately, a few microseconds apart: 20 us per interval."""
+    start, end = rep["window"]["start_ns"], rep["window"]["end_ns"]
+    summary = ""
+    # CPU 2 stops its tick when the first two tasks leave and restarts it
+    # when the next two come: one closed interval of about 1.7 s
+    for n in (2,):
+        raw = raw_stopped_intervals(dat, n, start, end)
+        st = cpu(rep, n)["stopped_intervals"]
+        expect(f"CPU{n} stopped intervals: tickstat {st['count']} = raw {len(raw)} (> 0)",
+               st["count"] == len(raw) and len(raw) > 0, raw)
+        if raw and st["count"] == len(raw):
+            tol = 20_000 * len(raw)
+            in_range(f"CPU{n} stopped total ns vs raw", sum(raw) - tol, sum(raw) + tol,
+                     st["total_ns"])
+            in_range(f"CPU{n} longest stopped ns vs raw", max(raw) - 20_000, max(raw) + 20_000,
+                     st["max_ns"])
+        summary = (f", CPU{n} stopped intervals {st['count']} totalling {st['total_ns']} ns "
+                   f"(raw events: {len(raw)}, {sum(raw)} ns)")
+    return summary
+
+
 def main() -> int:
     out, kernel, tickstat = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
     files = out / "files"
@@ -193,6 +241,7 @@ def main() -> int:
     dat = host_report(tickstat, "--nohz-full", "1-3", "-C", "1-3", "--time-range", window,
                       str(files / "trace.dat"))
     check_agreement(rep, dat)
+    raw = check_raw_intervals(rep, files / "trace.dat") if patched else ""
 
     lost = json.loads((files / "lost.json").read_text())
     lc = cpu(lost, 2)
@@ -215,7 +264,7 @@ def main() -> int:
     c2 = cpu(rep, 2)
     print(f"tickstat on {kernel}: CPU1 busy tickless {cpu(rep, 1)['busy_tickless_share']:.4f}, "
           f"CPU2 SCHED {reason(c2, 'SCHED')['time_ns'] / 1e9:.3f} s, ticks {c2['ticks']}, "
-          f"CPU3 POSIX_TIMER {reason(cpu(rep, 3), 'POSIX_TIMER')['time_ns'] / 1e9:.3f} s")
+          f"CPU3 POSIX_TIMER {reason(cpu(rep, 3), 'POSIX_TIMER')['time_ns'] / 1e9:.3f} s{raw}")
     return 0
 
 

@@ -2,8 +2,9 @@
 # tickstat-basic.sh - guest side of tests/guest/tickstat.test.
 #
 # A lone task on CPU 1 for the whole run, two tasks on CPU 2 for 1.5 s, then
-# a POSIX CPU timer on CPU 3 armed for 0.5 s; recorded by tickstat and, at the
-# same time, by trace-cmd.  Then the exit codes of check and of bad input,
+# a POSIX CPU timer on CPU 3 armed for 0.5 s, then two tasks on CPU 2 again
+# for 0.1 s (a closed stopped interval there); recorded by tickstat and, at
+# the same time, by trace-cmd.  Then the exit codes of check and of bad input,
 # the tracing state around a run and around Ctrl-C, and lost events.
 # Every result lands in $OUT; tests/check_tickstat.py judges them.
 set -u
@@ -39,7 +40,8 @@ tc=$!
 until [ "$(cat $t/events/timer/tick_stop/enable)" = 1 ]; do sleep 0.1; done
 sleep 0.5
 tickstat record -d 4 -o "$OUT/rec.tickstat" --csv "$OUT/rec.csv" -- sh -c \
-	"spin -c 2 -n 2 -d 1.5; cputimer -c 3 -k itimer -d 1 -a 0.5 > $OUT/cputimer.pid; sleep 1" \
+	"spin -c 2 -n 2 -d 1.5; cputimer -c 3 -k itimer -d 1 -a 0.5 > $OUT/cputimer.pid; sleep 0.7
+	 spin -c 2 -n 2 -d 0.1" \
 	> "$OUT/record.txt" 2> "$OUT/record.err"
 rc record $?
 kill -INT $tc
