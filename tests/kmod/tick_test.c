@@ -170,7 +170,7 @@ static int run_on_cpu(int (*fn)(void *))
 
 static int __init tick_test_init(void)
 {
-	int ret;
+	int ret = 0;
 
 	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu) || cpu == raw_smp_processor_id()) {
 		pr_err("tick_test: cpu=%d must be another online CPU\n", cpu);
@@ -199,15 +199,17 @@ static int __init tick_test_init(void)
 		del_timer_sync(&every_jiffy);
 		irq_work_sync(&lazy_work);
 	} else if (!strcmp(mode, "need_resched")) {
-		return run_probe("tick_nohz_idle_stop_tick", at_idle_need_resched, true);
+		ret = run_probe("tick_nohz_idle_stop_tick", at_idle_need_resched, true);
 	} else if (!strcmp(mode, "softirq")) {
-		return run_probe("tick_nohz_idle_stop_tick", at_softirq_check, true);
+		ret = run_probe("tick_nohz_idle_stop_tick", at_softirq_check, true);
 	} else if (!strcmp(mode, "timer_softirq")) {
-		return run_probe("tick_nohz_irq_exit", at_softirq_check, false);
+		ret = run_probe("tick_nohz_irq_exit", at_softirq_check, false);
 	} else {
 		pr_err("tick_test: unknown mode '%s'\n", mode);
 		return -EINVAL;
 	}
+	if (ret)
+		return ret;
 	pr_info("tick_test: %s on CPU %d for %u ms done\n", mode, cpu, ms);
 	return 0;
 }
