@@ -18,6 +18,8 @@ ISOLATED = (1, 2, 3)
 class Scenario:
     # Non-tick timer interrupts a scenario causes on purpose (LOC counts them).
     extra_loc = 0
+    # LOC against tickstat's tick count: the share of the count allowed apart.
+    loc_share = 0.08
 
     def __init__(self, name: str, folder: Path, kernel: str):
         self.name, self.dir, self.kernel = name, folder, kernel
@@ -99,14 +101,15 @@ def check_loc(s: Scenario, c: dict) -> None:
     Under emulation one interrupt can also expire the tick twice (the
     hrtimer interrupt's retry loop when handling took longer than a tick).
     An isolated (nohz_full) CPU whose tick is stopped at both edges of the
-    window has no tick outside the command: LOC must match within 4 or 8%,
-    plus what the scenario adds on purpose.  Any other CPU may also have up
+    window has no tick outside the command: LOC must match within 4 or 8%
+    (check_load allows more), plus what the scenario adds on purpose.  Any
+    other CPU may also have up
     to HZ ticks per second of window outside the command: the recorder's own
     start and end wake kernel workers there, and leaving idle restarts the
     tick on a CPU outside nohz_full.
     """
     n = c["cpu"]
-    tol = max(4, 0.08 * c["ticks"]) + s.extra_loc
+    tol = max(4, s.loc_share * c["ticks"]) + s.extra_loc
     spans = [r for r in s.rows if r["kind"] == "span" and int(r["cpu"]) == n]
     quiet_edges = (c["nohz_full"] is True and spans and spans[0]["tick"] == "stopped"
                    and spans[-1]["tick"] == "stopped")
@@ -384,6 +387,10 @@ def check_boot_cpu(s: Scenario) -> None:
 
 
 def check_load(s: Scenario) -> None:
+    # Four busy vCPUs on two host cores: the emulator delivers timer
+    # interrupts late and one can expire the tick more than once (171 tick
+    # expiries against 153 LOC were seen once; 0-9 apart otherwise).
+    s.loc_share = 0.15
     for n in ISOLATED:
         c = s.cpu(n)
         s.within(f"CPU{n} seconds of running tick under load", 0.5, 4.5, c["running_ns"] / 1e9)
