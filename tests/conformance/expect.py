@@ -103,8 +103,8 @@ def check_loc(s: Scenario, c: dict) -> None:
     An isolated (nohz_full) CPU whose tick is stopped at both edges of the
     window has no tick outside the command: LOC must match within 4 or 8%
     (check_load allows more), plus what the scenario adds on purpose.  Any
-    other CPU may also have up
-    to HZ ticks per second of window outside the command: the recorder's own
+    other CPU may also have up to HZ ticks per second of window outside the
+    command: the recorder's own
     start and end wake kernel workers there, and leaving idle restarts the
     tick on a CPU outside nohz_full.
     """
