@@ -25,11 +25,13 @@ class Scenario:
         self.name, self.dir, self.kernel = name, folder, kernel
         self.patched = kernel == "patched"
         self.results: list[tuple[bool, str, str, str]] = []
-        self.report, self.loc, self.rows, self.notes = {}, [], [], {}
+        self.report, self.rows, self.notes = {}, [], {}
+        # every scenario reads LOC around its command (loc-delta -s)
+        self.loc = [int(x) for x in (folder / "loc.txt").read_text().split()]
+        self.span = [float(x) for x in (folder / "loc-span").read_text().split()]
         if not SCENARIOS[name].tickstat:
             return
         self.report = json.loads((folder / "report.json").read_text())
-        self.loc = [int(x) for x in (folder / "loc.txt").read_text().split()]
         notes = folder / "notes.txt"
         self.notes = dict(l.split("=", 1) for l in notes.read_text().split("\n") if "=" in l) \
             if notes.exists() else {}
@@ -115,11 +117,10 @@ def check_loc(s: Scenario, c: dict) -> None:
                    and spans[-1]["tick"] == "stopped")
     outside = 0.0
     if not quiet_edges:
-        span = (s.dir / "loc-span").read_text().split()
-        if len(span) != 2:
-            s.expect(f"CPU{n} the command ended inside the window", False, "2 times", span)
+        if len(s.span) != 2:
+            s.expect(f"CPU{n} the command ended inside the window", False, "2 times", s.span)
             return
-        start, end = (float(x) for x in span)
+        start, end = s.span
         outside = HZ * max(0.0, c["window_ns"] / 1e9 - (end - start)) * 1.1
     s.within(f"CPU{n} LOC delta vs tickstat ticks ({c['ticks']}"
              f"{', ticking at an edge' if not quiet_edges else ''})",
@@ -363,10 +364,8 @@ def check_hz_periodic(s: Scenario) -> None:
     s.expect("tickstat record exits 1: the kernel cannot stop the tick",
              status == "status=1" and "cannot stop the tick" in err, "status=1 + message",
              f"{status}: {err}")
-    span = [float(x) for x in (s.dir / "loc-span").read_text().split()]
-    loc = [int(x) for x in (s.dir / "loc.txt").read_text().split()]
-    secs = span[1] - span[0]
-    for n, count in enumerate(loc):
+    secs = s.span[1] - s.span[0]
+    for n, count in enumerate(s.loc):
         # time dilation under emulation: at least HZ/4 still shows a tick
         s.within(f"CPU{n} LOC rate over {secs:.2f} s", HZ / 4, HZ * 1.1, count / secs)
 

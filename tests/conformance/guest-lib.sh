@@ -17,13 +17,8 @@ record() {
 	# The harness stays on housekeeping CPU 0; the workloads pin themselves.
 	# LOC is read around the command, inside the recording's window.
 	taskset -c 0 tickstat record -q ${tickstat_cpus:+-C "$tickstat_cpus"} \
-		-d "$secs" -o "$DIR/rec.tickstat" --csv "$DIR/rec.csv" -- sh -c '
-			span=$1; shift
-			cut -d" " -f1 /proc/uptime > "$span"
-			loc-delta "$@"
-			status=$?
-			cut -d" " -f1 /proc/uptime >> "$span"
-			exit $status' sh "$DIR/loc-span" "$@" > "$DIR/record.out" 2> "$DIR/record.err"
+		-d "$secs" -o "$DIR/rec.tickstat" --csv "$DIR/rec.csv" -- \
+		loc-delta -s "$DIR/loc-span" "$@" > "$DIR/record.out" 2> "$DIR/record.err"
 	echo "status=$?" > "$DIR/record.status"
 	grep '^loc-delta:' "$DIR/record.out" | sed 's/^loc-delta: //' > "$DIR/loc.txt"
 	grep -v '^loc-delta:' "$DIR/record.out" > "$DIR/report.txt"

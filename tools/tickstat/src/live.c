@@ -322,16 +322,15 @@ static int enable_events(struct tracefs_instance *inst, uint64_t tick_fn, int *p
 		present[i] = tracefs_event_file_exists(NULL, events[i].system, events[i].name,
 						       "format");
 		if (!present[i]) {
-			if (events[i].required && tracefs_event_file_exists(NULL, "timer",
-									 "hrtimer_expire_entry", "format")) {
-				/* tracing works: tick_stop is missing with the dynticks code */
-				err_msg("this kernel cannot stop the tick: it has no %s:%s event, so it was built without CONFIG_NO_HZ_COMMON (a periodic tick)\n",
-					events[i].system, events[i].name);
-				return -1;
-			}
 			if (events[i].required) {
-				err_msg("this kernel has no %s:%s event (CONFIG_NO_HZ_COMMON and tracing needed)\n",
-					events[i].system, events[i].name);
+				/* with tracing working, tick_stop goes with the dynticks code */
+				if (tracefs_event_file_exists(NULL, "timer", "hrtimer_expire_entry",
+							      "format"))
+					err_msg("this kernel cannot stop the tick: it has no %s:%s event, so it was built without CONFIG_NO_HZ_COMMON (a periodic tick)\n",
+						events[i].system, events[i].name);
+				else
+					err_msg("this kernel has no %s:%s event (CONFIG_NO_HZ_COMMON and tracing needed)\n",
+						events[i].system, events[i].name);
 				return -1;
 			}
 			continue;
