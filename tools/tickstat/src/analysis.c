@@ -527,6 +527,27 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 	return 0;
 }
 
+/*
+ * ts_analysis_lost_after - count events of a CPU were lost from ts on, to
+ * the end (a file that ends early for that CPU): what came before stands,
+ * the rest is unknown.  A loss after the time range changes nothing.
+ * Returns 1 when the loss counts, 0 when not, -1 when the CPU is out of range.
+ */
+int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_t count)
+{
+	struct ts_cpu *c = ts_analysis_cpu(an, cpu);
+	struct ts_event ev = { .kind = TS_EV_LOST, .cpu = cpu, .ts = ts, .lost.count = count };
+
+	if (!c)
+		return -1;
+	if (an->range_end && ts >= an->range_end)
+		return 0;
+	an->counting = in_range(an, ts);
+	account(an, c, ts);
+	on_lost(an, c, &ev);
+	return 1;
+}
+
 /* ts_analysis_finish - charge every CPU up to the window end and close */
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end)
 {

@@ -6,8 +6,17 @@
  * machine are the ones the recordings use.  A trace.dat carries no
  * initial-state snapshot, so every CPU starts unknown until its first
  * event, and the window is the span of the events.
+ *
+ * trace-cmd record can stop before its readers have emptied the kernel
+ * buffer (seen under emulation with the host busy): the events left there
+ * are missing from the end of that CPU's data, and nothing in the data
+ * says so.  trace-cmd saves the buffer statistics at stop, though
+ * ("entries" left, as trace-cmd report --stat prints them); those events
+ * are counted as lost and the CPU is unknown after its last recorded event.
  */
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <trace-cmd/trace-cmd.h>
@@ -15,12 +24,23 @@
 #include "decode.h"
 #include "tracedat.h"
 
+/*
+ * Not in trace-cmd.h, but exported by libtracecmd (trace-cmd report --stat
+ * uses it): the kernel buffer statistics saved when recording stopped.
+ */
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+
 struct tracedat_ctx {
 	struct ts_analysis *an;
 	struct ts_decoder dec;
 	uint64_t last_ts;
 	uint64_t records;
 	int error;
+	/* per CPU: records in the file, the last one's time, and the count
+	 * trace-cmd's statistics say it had (read and left in the buffer) */
+	uint64_t cpu_records[TS_MAX_CPUS];
+	uint64_t cpu_last_ts[TS_MAX_CPUS];
+	uint64_t saved[TS_MAX_CPUS];
 };
 
 static int on_record(struct tracecmd_input *handle, struct tep_record *rec,
@@ -34,6 +54,10 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec,
 	if (rec->ts > ctx->last_ts)
 		ctx->last_ts = rec->ts;
 	rec->cpu = cpu;
+	if (cpu >= 0 && cpu < TS_MAX_CPUS) {
+		ctx->cpu_records[cpu]++;
+		ctx->cpu_last_ts[cpu] = rec->ts;
+	}
 	if (rec->missed_events) {
 		memset(&ev, 0, sizeof(ev));
 		ev.kind = TS_EV_LOST;
@@ -63,22 +87,61 @@ static void name_caller(struct ts_analysis *an, struct tep_handle *tep, uint64_t
 }
 
 /*
+ * Events trace-cmd did not write.  The statistics it saved at stop are text,
+ * a block per CPU from "CPU: n", with the events the reader had taken
+ * ("read events: n") and those still in the buffer ("entries: n").  It
+ * saves them before its readers' last flush, so the file normally holds
+ * both; when it holds fewer, the last events of that CPU are missing, and
+ * the CPU is unknown after its last recorded event.
+ */
+static void account_unrecorded(struct tracecmd_input *handle, struct tracedat_ctx *ctx,
+			       const char *path)
+{
+	const char *stats = tracecmd_get_cpustats(handle);
+	unsigned long long v;
+	int cpu = -1;
+
+	for (const char *line = stats; line && *line; line = strchr(line, '\n'), line += !!line) {
+		if (sscanf(line, "CPU: %d", &cpu) == 1 || cpu < 0 || cpu >= TS_MAX_CPUS)
+			continue;
+		if (sscanf(line, "entries: %llu", &v) == 1 || sscanf(line, "read events: %llu", &v) == 1)
+			ctx->saved[cpu] += v;
+	}
+	for (cpu = 0; cpu < TS_MAX_CPUS; cpu++) {
+		uint64_t missing = ctx->saved[cpu] - ctx->cpu_records[cpu];
+		uint64_t from = ctx->cpu_last_ts[cpu] ? ctx->cpu_last_ts[cpu] : ctx->an->win_start;
+
+		if (ctx->saved[cpu] <= ctx->cpu_records[cpu] ||
+		    ts_analysis_lost_after(ctx->an, cpu, from, missing) != 1)
+			continue;
+		fprintf(stderr, "tickstat: %s: CPU %d: trace-cmd stopped before writing its last %" PRIu64
+			" events: counted as lost\n", path, cpu, missing);
+	}
+}
+
+/*
  * ts_read_tracedat - run a trace-cmd file through the analysis.
  * Returns 0, or -1 with a one-line reason in err.
  */
 int ts_read_tracedat(const char *path, struct ts_analysis *an, char *err, size_t errlen)
 {
-	struct tracedat_ctx ctx = { .an = an };
+	struct tracedat_ctx *ctx = calloc(1, sizeof(*ctx));
 	struct tracecmd_input *handle;
 	int ret = -1;
 
+	if (!ctx) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	ctx->an = an;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	handle = tracecmd_open(path, 0);
 	if (!handle) {
 		snprintf(err, errlen, "%s: not a readable trace-cmd file (or a tickstat recording)", path);
+		free(ctx);
 		return -1;
 	}
-	if (ts_decoder_init(&ctx.dec, tracecmd_get_tep(handle), &an->caps)) {
+	if (ts_decoder_init(&ctx->dec, tracecmd_get_tep(handle), &an->caps)) {
 		snprintf(err, errlen, "%s: has no timer:tick_stop events (record them with -e timer:tick_stop)",
 			 path);
 		goto out;
@@ -89,10 +152,10 @@ int ts_read_tracedat(const char *path, struct ts_analysis *an, char *err, size_t
 	/* CPUs without any event are reported too, as unknown */
 	for (int cpu = 0; cpu < tep_get_cpus(tracecmd_get_tep(handle)) && cpu < TS_MAX_CPUS; cpu++)
 		ts_analysis_cpu(an, cpu);
-	ctx.last_ts = tracecmd_get_first_ts(handle);
-	if (tracecmd_iterate_events(handle, NULL, 0, on_record, &ctx) < 0 || ctx.error) {
+	ctx->last_ts = tracecmd_get_first_ts(handle);
+	if (tracecmd_iterate_events(handle, NULL, 0, on_record, ctx) < 0 || ctx->error) {
 		snprintf(err, errlen, "%s: cannot read the events%s", path,
-			 ctx.error ? " (CPU number out of range)" : "");
+			 ctx->error ? " (CPU number out of range)" : "");
 		goto out;
 	}
 	/* comms from the file's saved cmdlines */
@@ -104,9 +167,11 @@ int ts_read_tracedat(const char *path, struct ts_analysis *an, char *err, size_t
 			ts_comm_set(an, pid, comm);
 		name_caller(an, tracecmd_get_tep(handle), an->culprits[i].caller);
 	}
-	ts_analysis_finish(an, ctx.last_ts);
+	account_unrecorded(handle, ctx, path);
+	ts_analysis_finish(an, ctx->last_ts);
 	ret = 0;
 out:
 	tracecmd_close(handle);
+	free(ctx);
 	return ret;
 }

@@ -493,6 +493,44 @@ static void test_fixture_lost(void)
 	ts_analysis_free(&a);
 }
 
+/*
+ * A trace-cmd record stopped before writing CPU 3's last 81 events (its
+ * saved statistics count them; the file does not have them): they are lost,
+ * and CPU 3 is unknown after its last recorded event, at 12.000208292 s.
+ * CPU 0's ring buffer overwrote 110 events: the records say so themselves.
+ */
+static void test_fixture_unflushed(void)
+{
+	const uint64_t last = 12000208292ULL, span = 2000000000ULL;
+	struct ts_analysis a;
+	char err[256];
+
+	ts_analysis_init(&a);
+	CU_ASSERT_EQUAL_FATAL(ts_read_tracedat(fixture("unflushed.dat"), &a, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(a.cpus[3]->lost_events, 81);
+	CU_ASSERT_EQUAL(a.cpus[0]->lost_events, 110);
+	CU_ASSERT_EQUAL(a.cpus[1]->lost_events + a.cpus[2]->lost_events, 0);
+	ts_analysis_free(&a);
+
+	/* after that event: CPU 3 unknown throughout, CPU 2 known */
+	ts_analysis_init(&a);
+	ts_analysis_set_range(&a, last + 1, last + 1 + span);
+	CU_ASSERT_EQUAL_FATAL(ts_read_tracedat(fixture("unflushed.dat"), &a, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(a.cpus[3]->lost_events, 81);
+	CU_ASSERT_EQUAL(a.cpus[3]->time[TS_TICK_UNKNOWN][0] + a.cpus[3]->time[TS_TICK_UNKNOWN][1] +
+			a.cpus[3]->time[TS_TICK_UNKNOWN][2], span);
+	CU_ASSERT(a.cpus[2]->time[TS_TICK_UNKNOWN][0] + a.cpus[2]->time[TS_TICK_UNKNOWN][1] +
+		  a.cpus[2]->time[TS_TICK_UNKNOWN][2] < span);
+	ts_analysis_free(&a);
+
+	/* up to it: nothing is missing */
+	ts_analysis_init(&a);
+	ts_analysis_set_range(&a, last - span, last);
+	CU_ASSERT_EQUAL_FATAL(ts_read_tracedat(fixture("unflushed.dat"), &a, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(a.cpus[3]->lost_events, 0);
+	ts_analysis_free(&a);
+}
+
 /* ---- broken recordings: an error, never a crash ---- */
 
 static unsigned char *slurp(const char *path, size_t *len)
@@ -608,6 +646,7 @@ int main(int argc, char **argv)
 		{ "fixture: stock recording", test_fixture_stock },
 		{ "fixture: trace.dat agrees with the recording", test_fixture_tracedat_agrees },
 		{ "fixture: lost events fail the check", test_fixture_lost },
+		{ "fixture: trace.dat with unwritten events", test_fixture_unflushed },
 		{ "broken: every truncation is an error", test_truncated },
 		{ "broken: version, section type, length", test_bad_version_and_sections },
 		{ "broken: corrupted bytes do not crash", test_corrupt_bytes },
