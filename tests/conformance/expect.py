@@ -304,8 +304,12 @@ def check_idle_poll(s: Scenario) -> None:
     # the tick stops a tick or two after the task starts, runs 0.6 s
     s.within("CPU1 longest stopped interval, seconds", 0.45, 0.65,
              (c["stopped_intervals"]["max_ns"] or 0) / 1e9)
+    # Idle never stops the tick here (a halting idle would: a share near
+    # 1).  A tick a lone task stopped stays stopped into idle until the
+    # polling loop restarts it: 5.6e-05 of the idle time was seen once,
+    # after a kworker ran alone on CPU 3.
     for n in (2, 3):
-        s.within(f"CPU{n} idle tickless share (a polling idle keeps the tick)", 0, 0.0,
+        s.within(f"CPU{n} idle tickless share (a polling idle keeps the tick)", 0, 0.001,
                  s.cpu(n)["idle_tickless_share"])
 
 

@@ -4,7 +4,8 @@
 # window is 3 s: idle=poll slows the emulated guest down.
 # Healthy (patched kernel): the tick stopped while the task ran is restarted
 # in idle with the cause IDLE_TICK, after about 0.6 s stopped; idle CPUs
-# never stop their tick.
+# never stop their tick (one stopped by a lone task lasts into idle only
+# until the polling loop restarts it).
 scenario_idle_poll() {
 	record 3 -- sh -c 'spin -c 1 -d 0.6; sleep 0.8'
 }
