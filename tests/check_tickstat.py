@@ -80,7 +80,7 @@ def check_state(files: Path) -> None:
            norm("state-after-sigint.txt") == before, norm("state-after-sigint.txt"))
 
 
-def check_scenario(rep: dict, rows: list, patched: bool, cputimer_pid: int) -> None:
+def check_scenario(rep: dict, rows: list, patched: bool, cputimer_pid: int, retries: int) -> None:
     window_s = rep["window"]["duration_ns"] / 1e9
     in_range("window seconds", 3.9, 4.6, window_s)
 
@@ -104,10 +104,15 @@ def check_scenario(rep: dict, rows: list, patched: bool, cputimer_pid: int) -> N
         in_range("CPU2 SCHED seconds", 1.4, 1.8, secs)
         in_range("CPU2 SCHED decisions", 0.1 * HZ * secs, 1.1 * HZ * secs + 5, sched["events"])
         # other interrupts there (wakeup IPIs, the dependency kick) make
-        # decisions without a tick: up to 5% more, measured 341 ticks to 352
+        # decisions without a tick: up to 5% more, measured 341 ticks to 352.
+        # One interrupt can expire the tick more than once, with one
+        # decision: when the host stalls the vCPU inside hrtimer_interrupt(),
+        # the tick is due again and it retries (3 times at most: runs of 4
+        # expiries were seen, 287 ticks to 250 decisions once); the raw
+        # events count those retries.
         slack = max(10, 0.05 * sched["events"])
-        in_range("CPU2 ticks vs SCHED decisions", sched["events"] - slack, sched["events"] + slack,
-                 c2["ticks"])
+        in_range(f"CPU2 ticks less {retries} retried expiries vs SCHED decisions",
+                 sched["events"] - slack, sched["events"] + slack, c2["ticks"] - retries)
         expect("CPU2 SCHED scope", sched["scope"] == ("CPU" if patched else "UNKNOWN"),
                sched["scope"])
         if patched:
@@ -179,18 +184,37 @@ def check_agreement(rec: dict, dat: dict) -> None:
            d1["unknown_share"] >= 0.99 or (d1["tickless_share"] or 0) >= 0.99, d1)
 
 
+def raw_events(dat: Path, cpu_n: int) -> list[tuple[int, str, str]]:
+    """(ns, event, its fields) for one CPU's events, as trace-cmd decodes
+    them from its own buffer; the mono clock."""
+    text = subprocess.run(["trace-cmd", "report", "-t", "--cpu", str(cpu_n), "-i", str(dat)],
+                          capture_output=True, text=True, check=True).stdout
+    return [(int(m.group(1)) * 1_000_000_000 + int(m.group(2)), m.group(3), m.group(4))
+            for m in re.finditer(r"\s(\d+)\.(\d{9}): (\w+):\s+(.*)", text)]
+
+
+def retried_ticks(dat: Path, cpu_n: int, start: int, end: int) -> int:
+    """Tick expiries in [start, end] that follow another with no decision
+    (tick_stop, tick_retain) between: the same interrupt's retries."""
+    retries, last = 0, None
+    for ts, event, fields in raw_events(dat, cpu_n):
+        if event == "hrtimer_expire_entry" and "function=tick_sched_timer" in fields:
+            retries += last == "tick" and start <= ts < end
+            last = "tick"
+        elif event in ("tick_stop", "tick_retain"):
+            last = "decision"
+    return retries
+
+
 def raw_stopped_intervals(dat: Path, cpu_n: int, start: int, end: int) -> list[int]:
     """Stopped intervals from trace-cmd's own decoding of the raw events:
     tick_stop success=1 to the next tick_restart on that CPU, both inside
     [start, end] (ns, mono clock)."""
-    text = subprocess.run(["trace-cmd", "report", "-t", "--cpu", str(cpu_n), "-i", str(dat)],
-                          capture_output=True, text=True, check=True).stdout
     out, since = [], None
-    for m in re.finditer(r"\s(\d+)\.(\d{9}): (tick_stop|tick_restart):\s+(\S*)", text):
-        ts = int(m.group(1)) * 1_000_000_000 + int(m.group(2))
-        if m.group(3) == "tick_stop" and m.group(4) == "success=1" and since is None:
+    for ts, event, fields in raw_events(dat, cpu_n):
+        if event == "tick_stop" and fields.startswith("success=1 ") and since is None:
             since = ts
-        elif m.group(3) == "tick_restart" and since is not None:
+        elif event == "tick_restart" and since is not None:
             if start <= since and ts <= end:
                 out.append(ts - since)
             since = None
@@ -232,7 +256,8 @@ def main() -> int:
 
     check_exit_codes(files)
     check_state(files)
-    check_scenario(rep, rows, patched, pid)
+    retries = retried_ticks(files / "trace.dat", 2, rep["window"]["start_ns"], rep["window"]["end_ns"])
+    check_scenario(rep, rows, patched, pid, retries)
 
     # The recording reads the same on this machine as in the guest.
     here = host_report(tickstat, str(files / "rec.tickstat"))
@@ -266,7 +291,8 @@ def main() -> int:
         return 1
     c2 = cpu(rep, 2)
     print(f"tickstat on {kernel}: CPU1 busy tickless {cpu(rep, 1)['busy_tickless_share']:.4f}, "
-          f"CPU2 SCHED {reason(c2, 'SCHED')['time_ns'] / 1e9:.3f} s, ticks {c2['ticks']}, "
+          f"CPU2 SCHED {reason(c2, 'SCHED')['time_ns'] / 1e9:.3f} s, ticks {c2['ticks']} "
+          f"({retries} retried) to {reason(c2, 'SCHED')['events']} decisions, "
           f"CPU3 POSIX_TIMER {reason(cpu(rep, 3), 'POSIX_TIMER')['time_ns'] / 1e9:.3f} s{raw}")
     return 0
 
