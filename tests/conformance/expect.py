@@ -144,10 +144,13 @@ def sched_phase(s: Scenario, n: int, detail: str | None, secs: float, tol: float
     # "ticking" when a starved emulator folds late ticks together.
     s.within(f"CPU{n} SCHED decisions", 0.1 * HZ * (secs - tol), 1.1 * HZ * (secs + tol) + 5,
              r["events"])
-    # a tick also fires while the reason is not yet or no longer SCHED
+    # a tick also fires while the reason is not yet or no longer SCHED; and
+    # one interrupt can expire the tick up to 4 times with one decision when
+    # the host stalls the vCPU (hrtimer_interrupt() retries): 13 such in 178
+    # ticks were seen in tickstat.test with the host busy
     slack = max(5, 0.03 * r["events"])
-    s.within(f"CPU{n} ticks vs decisions", r["events"] - slack, r["events"] + slack,
-             s.cpu(n)["ticks"])
+    s.within(f"CPU{n} ticks vs decisions", r["events"] - slack,
+             r["events"] + max(slack, 0.08 * r["events"]), s.cpu(n)["ticks"])
     if s.patched and detail:
         s.expect(f"CPU{n} SCHED sub-reason", r["detail"] == detail, detail, r["detail"])
     stopped_at_end(s, n)
