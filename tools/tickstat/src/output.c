@@ -103,7 +103,7 @@ static void table_reasons(FILE *f, const struct ts_analysis *an, const struct ts
 				r->events);
 		}
 		if (n > o->top)
-			fprintf(f, "  %3d (%d reasons not shown: --top)\n", c->cpu, n - o->top);
+			fprintf(f, "  %3d (%d more not shown: --top)\n", c->cpu, n - o->top);
 		if (c->reasons_dropped)
 			fprintf(f, "  %3d (%" PRIu64 " events of reasons beyond the first %d)\n",
 				c->cpu, c->reasons_dropped, TS_MAX_REASONS);
@@ -146,7 +146,7 @@ static void culprits_hidden(FILE *f, int cpu, int shown, int top)
 	if (shown <= top)
 		return;
 	snprintf(name, sizeof(name), cpu < 0 ? "all" : "%d", cpu);
-	fprintf(f, "  %3s (%d culprits not shown: --top)\n", name, shown - top);
+	fprintf(f, "  %3s (%d more not shown: --top)\n", name, shown - top);
 }
 
 static void table_culprits(FILE *f, const struct ts_analysis *an, const struct ts_output_opts *o)
