@@ -7,12 +7,10 @@
  * initial-state snapshot, so every CPU starts unknown until its first
  * event, and the window is the span of the events.
  *
- * trace-cmd record can stop before its readers have emptied the kernel
- * buffer (seen under emulation with the host busy): the events left there
- * are missing from the end of that CPU's data, and nothing in the data
- * says so.  trace-cmd saves the buffer statistics at stop, though
- * ("entries" left, as trace-cmd report --stat prints them); those events
- * are counted as lost and the CPU is unknown after its last recorded event.
+ * trace-cmd record can stop before its readers have written everything
+ * (seen under emulation with the host busy): the last events of a CPU are
+ * missing, and nothing in the data says so.  The buffer statistics trace-cmd
+ * saves (trace-cmd report --stat) count them; see account_unrecorded().
  */
 #include <inttypes.h>
 #include <stdio.h>
