@@ -34,8 +34,10 @@ struct tracedat_ctx {
 	uint64_t last_ts;
 	uint64_t records;
 	int error;
-	/* per CPU: records in the file, the last one's time, and the count
-	 * trace-cmd's statistics say it had (read and left in the buffer) */
+	/*
+	 * per CPU: records in the file, the last one's time, and the count
+	 * trace-cmd's statistics say it had (read and left in the buffer)
+	 */
 	uint64_t cpu_records[TS_MAX_CPUS];
 	uint64_t cpu_last_ts[TS_MAX_CPUS];
 	uint64_t saved[TS_MAX_CPUS];
@@ -102,7 +104,8 @@ static void account_unrecorded(struct tracecmd_input *handle, struct tracedat_ct
 	for (const char *line = stats; line && *line; line = strchr(line, '\n'), line += !!line) {
 		if (sscanf(line, "CPU: %d", &cpu) == 1 || cpu < 0 || cpu >= TS_MAX_CPUS)
 			continue;
-		if (sscanf(line, "entries: %llu", &v) == 1 || sscanf(line, "read events: %llu", &v) == 1)
+		if (sscanf(line, "entries: %llu", &v) == 1 ||
+		    sscanf(line, "read events: %llu", &v) == 1)
 			ctx->saved[cpu] += v;
 	}
 	for (cpu = 0; cpu < TS_MAX_CPUS; cpu++) {
@@ -112,8 +115,8 @@ static void account_unrecorded(struct tracecmd_input *handle, struct tracedat_ct
 		if (ctx->saved[cpu] <= ctx->cpu_records[cpu] ||
 		    ts_analysis_lost_after(ctx->an, cpu, from, missing) != 1)
 			continue;
-		fprintf(stderr, "tickstat: %s: CPU %d: trace-cmd stopped before writing its last %" PRIu64
-			" events: counted as lost\n", path, cpu, missing);
+		fprintf(stderr, "tickstat: %s: CPU %d: trace-cmd stopped before writing its last %"
+			PRIu64 " events: counted as lost\n", path, cpu, missing);
 	}
 }
 
