@@ -73,6 +73,17 @@ static void table_summary(FILE *f, const struct ts_analysis *an)
 	}
 }
 
+/* the rows of a CPU (-1: all CPUs) that --top left out of a table, if any */
+static void more_not_shown(FILE *f, int cpu, int rows, int top)
+{
+	char name[8];
+
+	if (rows <= top)
+		return;
+	snprintf(name, sizeof(name), cpu < 0 ? "all" : "%d", cpu);
+	fprintf(f, "  %3s (%d more not shown: --top)\n", name, rows - top);
+}
+
 static void table_reasons(FILE *f, const struct ts_analysis *an, const struct ts_output_opts *o)
 {
 	int order[TS_MAX_REASONS];
@@ -102,8 +113,7 @@ static void table_reasons(FILE *f, const struct ts_analysis *an, const struct ts
 				dur(t, 16, r->time_ns), pct(s, 16, ts_share(r->time_ns, running)),
 				r->events);
 		}
-		if (n > o->top)
-			fprintf(f, "  %3d (%d more not shown: --top)\n", c->cpu, n - o->top);
+		more_not_shown(f, c->cpu, n, o->top);
 		if (c->reasons_dropped)
 			fprintf(f, "  %3d (%" PRIu64 " events of reasons beyond the first %d)\n",
 				c->cpu, c->reasons_dropped, TS_MAX_REASONS);
@@ -138,17 +148,6 @@ static int culprit_reported(const struct ts_analysis *an, const struct ts_culpri
 			      an->cpus[k->cpu]->active);
 }
 
-/* the rows --top left out of the last CPU's culprits, if any */
-static void culprits_hidden(FILE *f, int cpu, int shown, int top)
-{
-	char name[8];
-
-	if (shown <= top)
-		return;
-	snprintf(name, sizeof(name), cpu < 0 ? "all" : "%d", cpu);
-	fprintf(f, "  %3s (%d more not shown: --top)\n", name, shown - top);
-}
-
 static void table_culprits(FILE *f, const struct ts_analysis *an, const struct ts_output_opts *o)
 {
 	int order[TS_MAX_CULPRITS], n, shown = 0, last_cpu = -2;
@@ -170,7 +169,7 @@ static void table_culprits(FILE *f, const struct ts_analysis *an, const struct t
 		if (!culprit_reported(an, k))
 			continue;
 		if (k->cpu != last_cpu) {
-			culprits_hidden(f, last_cpu, shown, o->top);
+			more_not_shown(f, last_cpu, shown, o->top);
 			shown = 0;
 			last_cpu = k->cpu;
 		}
@@ -188,7 +187,7 @@ static void table_culprits(FILE *f, const struct ts_analysis *an, const struct t
 		fprintf(f, "  %3s %-14s %-8s %7d %-22s %-36s %6" PRIu64 " %6" PRIu64 "\n", cpu, dep,
 			ts_scope_name(k->scope), k->target, task, cal, k->sets, k->clears);
 	}
-	culprits_hidden(f, last_cpu, shown, o->top);
+	more_not_shown(f, last_cpu, shown, o->top);
 	if (an->culprits_dropped)
 		fprintf(f, "# %" PRIu64 " dependency events beyond the first %d culprits not shown\n",
 			an->culprits_dropped, TS_MAX_CULPRITS);
