@@ -7,6 +7,7 @@
  * then the event moves the state.  The rules, and what a stock kernel can
  * and cannot tell, are in docs/metrics.md.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -14,19 +15,19 @@
 
 #include "analysis.h"
 
-/* Reasons used when the tick runs and no decision said why. */
-#define NONE_UNREPORTED		0
-#define NONE_NOT_NOHZ_FULL	1
-
 void ts_analysis_init(struct ts_analysis *an)
 {
 	memset(an, 0, sizeof(*an));
+	an->nohz_default = -1;
 }
 
 void ts_analysis_free(struct ts_analysis *an)
 {
-	for (int i = 0; i < TS_MAX_CPUS; i++)
+	for (int i = 0; i < TS_MAX_CPUS; i++) {
+		if (an->cpus[i])
+			free(an->cpus[i]->seg_ticks);
 		free(an->cpus[i]);
+	}
 	for (int i = 0; i < an->nr_callers; i++)
 		free(an->callers[i].name);
 	free(an->comms);
@@ -47,7 +48,7 @@ struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu)
 	if (!c)
 		return NULL;
 	c->cpu = cpu;
-	c->nohz_full = -1;
+	c->nohz_full = an->nohz_default;
 	c->last_ts = an->win_start;
 	c->sched_detail = -1;
 	an->cpus[cpu] = c;
@@ -59,12 +60,14 @@ struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu)
 }
 
 /*
- * ts_analysis_set_start - the first instant the stream covers.  CPUs named
+ * ts_analysis_set_start - the first instant the stream covers.  The window
+ * starts there, or at the time range's start if that is later.  CPUs named
  * before this was known start there too.
  */
 void ts_analysis_set_start(struct ts_analysis *an, uint64_t start)
 {
-	an->win_start = an->range_end ? an->range_start : start;
+	an->data_start = start;
+	an->win_start = an->range_end && an->range_start > start ? an->range_start : start;
 	an->win_start_known = 1;
 	for (int i = 0; i < an->nr_cpus; i++) {
 		struct ts_cpu *c = an->cpus[i];
@@ -77,8 +80,10 @@ void ts_analysis_set_start(struct ts_analysis *an, uint64_t start)
 }
 
 /*
- * ts_analysis_set_range - report only [start, end) of the stream: events
- * outside still move the state, but only time and events inside count.
+ * ts_analysis_set_range - report only [start, end) of the stream, before
+ * the stream starts: events before it still move the state, but only time
+ * and events inside count.  The window is the part of the range the
+ * stream covers.
  */
 void ts_analysis_set_range(struct ts_analysis *an, uint64_t start, uint64_t end)
 {
@@ -147,10 +152,10 @@ static int find_reason(struct ts_cpu *c, int class, int scope, int value)
 /* The reason charged when the tick runs and nothing said why. */
 static int none_reason(struct ts_cpu *c)
 {
-	int why = NONE_UNREPORTED;
+	int why = TS_NONE_UNREPORTED;
 
 	if (c->nohz_full == 0 && c->idle == TS_IDLE_BUSY)
-		why = NONE_NOT_NOHZ_FULL;
+		why = TS_NONE_NOT_NOHZ_FULL;
 	return find_reason(c, TS_RC_NONE, TS_SCOPE_UNKNOWN, why);
 }
 
@@ -161,12 +166,49 @@ static int same_segment(const struct ts_cpu *c, const struct ts_segment *s,
 	       !memcmp(s->reasons, reasons, nr * sizeof(int));
 }
 
-/* Timeline output: one segment per stretch of unchanged state. */
+/*
+ * Timeline output: one segment per stretch of unchanged state, with the
+ * ticks that fell into it, so that a CPU's rows come in time order.
+ */
 static void flush_segment(struct ts_analysis *an, struct ts_cpu *c)
 {
-	if (c->seg_valid && an->on_segment && c->active)
-		an->on_segment(an->out_ctx, &c->seg);
+	struct ts_segment *s = &c->seg;
+
+	if (!an->on_segment || !c->active) {
+		c->seg_valid = 0;
+		c->nr_seg_ticks = 0;
+		return;
+	}
+	if (!c->seg_valid && !c->nr_seg_ticks)
+		return;
+	if (!c->seg_valid) {
+		/* ticks with no stretch of time after them: the window's edge */
+		memset(s, 0, sizeof(*s));
+		s->cpu = c->cpu;
+		s->owner = c;
+		s->start = s->end = c->seg_ticks[0];
+		s->no_span = 1;
+	}
+	s->ticks = c->seg_ticks;
+	s->nr_ticks = c->nr_seg_ticks;
+	an->on_segment(an->out_ctx, s);
 	c->seg_valid = 0;
+	c->nr_seg_ticks = 0;
+}
+
+/* A tick interrupt for the timeline; a long stretch is split when full. */
+static void timeline_tick(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts)
+{
+	if (!an->on_segment || !c->active)
+		return;
+	if (!c->seg_ticks) {
+		c->seg_ticks = malloc(TS_SEG_MAX_TICKS * sizeof(*c->seg_ticks));
+		if (!c->seg_ticks)
+			return;
+	}
+	if (c->nr_seg_ticks == TS_SEG_MAX_TICKS)
+		flush_segment(an, c);
+	c->seg_ticks[c->nr_seg_ticks++] = ts;
 }
 
 static void emit_segment(struct ts_analysis *an, struct ts_cpu *c, uint64_t from,
@@ -181,6 +223,7 @@ static void emit_segment(struct ts_analysis *an, struct ts_cpu *c, uint64_t from
 		return;
 	}
 	flush_segment(an, c);
+	memset(s, 0, sizeof(*s));
 	s->cpu = c->cpu;
 	s->start = from;
 	s->end = to;
@@ -249,6 +292,19 @@ static void start_stopped(struct ts_cpu *c, uint64_t ts)
 	clear_reasons(c);
 }
 
+/*
+ * A stopped interval cut by the window, or by a gap in the stream: counted
+ * as open, with only its part inside the window.
+ */
+static void add_open(struct ts_analysis *an, struct ts_cpu *c, uint64_t end)
+{
+	uint64_t from = c->stop_start > an->win_start ? c->stop_start : an->win_start;
+
+	c->stopped_open++;
+	if (end > from)
+		c->open_total_ns += end - from;
+}
+
 /* End a stopped interval at ts; cut intervals count as open, not measured. */
 static void end_stopped(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts, int known_end)
 {
@@ -257,8 +313,8 @@ static void end_stopped(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts, i
 	c->tick = TS_TICK_RUNNING;
 	if (!an->counting)
 		return;
-	if (c->stop_censored || !known_end || c->stop_start < an->range_start)
-		c->stopped_open++, c->open_total_ns += ts - c->stop_start;
+	if (c->stop_censored || !known_end || c->stop_start < an->win_start)
+		add_open(an, c, ts);
 	else
 		ts_hist_add(&c->stopped, ts - c->stop_start);
 }
@@ -334,7 +390,7 @@ static void on_tick_restart(struct ts_analysis *an, struct ts_cpu *c,
 	if (c->tick == TS_TICK_STOPPED)
 		end_stopped(an, c, ev->ts, 1);
 	else if (c->tick == TS_TICK_UNKNOWN && an->counting)
-		c->stopped_open++;	/* stopped since before we knew */
+		c->stopped_open++;	/* stopped since before we knew: no length */
 	c->tick = TS_TICK_RUNNING;
 	/* A dependency restart keeps the reasons its tick_stop just gave. */
 	if (cause != TS_RESTART_DEPENDENCY)
@@ -472,6 +528,22 @@ static void snapshot_check(struct ts_analysis *an, struct ts_cpu *c, const struc
 }
 
 /*
+ * Close a CPU at the window's end: charge the time up to it, count a
+ * stopped interval still in progress as open, emit the last segment.
+ */
+static void close_cpu(struct ts_analysis *an, struct ts_cpu *c, uint64_t end)
+{
+	if (c->cut)
+		return;
+	an->counting = 1;
+	account(an, c, end);
+	if (c->tick == TS_TICK_STOPPED)
+		add_open(an, c, end);
+	flush_segment(an, c);
+	c->cut = 1;
+}
+
+/*
  * ts_analysis_event - feed one decoded event.
  * Returns 0, or -1 when the CPU number is out of range.
  */
@@ -488,6 +560,13 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 	c = ts_analysis_cpu(an, ev->cpu);
 	if (!c)
 		return -1;
+	/* past the range: the CPU's part of the report is complete */
+	if (an->range_end && ev->ts >= an->range_end) {
+		close_cpu(an, c, an->range_end);
+		return 0;
+	}
+	if (c->cut)
+		return 0;
 	if (an->snapshot_ts && ev->ts < an->snapshot_ts)
 		snapshot_check(an, c, ev);
 	if (ev->kind != TS_EV_TICK)
@@ -518,8 +597,7 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 		c->ticks++;
 		if (c->tick == TS_TICK_STOPPED)
 			c->ticks_stopped++;
-		if (an->on_tick && c->active)
-			an->on_tick(an->out_ctx, c->cpu, ev->ts);
+		timeline_tick(an, c, ev->ts);
 		break;
 	default:
 		break;
@@ -540,7 +618,7 @@ int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_
 
 	if (!c)
 		return -1;
-	if (an->range_end && ts >= an->range_end)
+	if ((an->range_end && ts >= an->range_end) || c->cut)
 		return 0;
 	an->counting = in_range(an, ts);
 	account(an, c, ts);
@@ -548,25 +626,34 @@ int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_
 	return 1;
 }
 
-/* ts_analysis_finish - charge every CPU up to the window end and close */
+/*
+ * ts_analysis_bad_record - a record of a CPU that could not be decoded:
+ * whatever it said is unknown, so it counts as one lost event.
+ */
+void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts)
+{
+	struct ts_event ev = { .kind = TS_EV_LOST, .cpu = cpu, .ts = ts, .lost.count = 1 };
+
+	an->bad_records++;
+	ts_analysis_event(an, &ev);
+}
+
+/*
+ * ts_analysis_finish - the stream ended at end: charge every CPU up to the
+ * window's end and close it.  The window is the stream's span, cut by the
+ * time range; when the two do not overlap it is empty (win_end == win_start).
+ */
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end)
 {
-	if (an->range_end)
+	an->data_end = end;
+	if (an->range_end && an->range_end < end)
 		end = an->range_end;
+	if (end < an->win_start)
+		end = an->win_start;
 	an->win_end = end;
-	an->counting = 1;
-	for (int i = 0; i < an->nr_cpus; i++) {
-		struct ts_cpu *c = an->cpus[i];
-
-		if (!c)
-			continue;
-		account(an, c, end);
-		if (c->tick == TS_TICK_STOPPED) {
-			c->stopped_open++;
-			c->open_total_ns += end - c->stop_start;
-		}
-		flush_segment(an, c);
-	}
+	for (int i = 0; i < an->nr_cpus; i++)
+		if (an->cpus[i])
+			close_cpu(an, an->cpus[i], end);
 }
 
 /* Comms: an open-addressing table, bounded; the oldest name wins on overflow. */
@@ -637,6 +724,8 @@ const char *ts_caller_get(const struct ts_analysis *an, uint64_t addr)
 	return NULL;
 }
 
+static const char * const none_names[] = { "UNREPORTED", "NOT_NOHZ_FULL" };
+
 /* ts_reason_name - "SCHED", "TIMER_DUE", "UNREPORTED", ... */
 const char *ts_reason_name(const struct ts_reason *r, char *buf, int len)
 {
@@ -648,28 +737,104 @@ const char *ts_reason_name(const struct ts_reason *r, char *buf, int len)
 		snprintf(buf, len, "%s", ts_retain_name(r->value));
 		break;
 	default:
-		snprintf(buf, len, "%s", r->value == NONE_NOT_NOHZ_FULL ?
-			 "NOT_NOHZ_FULL" : "UNREPORTED");
+		snprintf(buf, len, "%s", none_names[r->value == TS_NONE_NOT_NOHZ_FULL]);
 		break;
 	}
 	return buf;
 }
 
-/* ts_reason_matches - does "NAME" or "NAME@SCOPE" (any case) name this reason? */
-int ts_reason_matches(const struct ts_reason *r, const char *spec)
+/* A number after a prefix, as names.c writes unknown values ("DEP_BIT7"). */
+static int numbered(const char *name, const char *prefix, int *val)
 {
-	char name[48], want[64], *at;
+	size_t n = strlen(prefix);
+	char *end;
+	long v;
 
-	snprintf(want, sizeof(want), "%s", spec);
-	at = strchr(want, '@');
-	if (at)
-		*at++ = '\0';
-	ts_reason_name(r, name, sizeof(name));
-	if (strcasecmp(name, want))
+	if (strncasecmp(name, prefix, n) || !isdigit((unsigned char)name[n]))
 		return 0;
-	if (!at)
-		return 1;
-	return r->class == TS_RC_DEP && !strcasecmp(at, ts_scope_name(r->scope));
+	v = strtol(name + n, &end, 10);
+	if (*end || v > 1000000)
+		return 0;
+	*val = (int)v;
+	return 1;
+}
+
+/*
+ * ts_reason_spec_parse - "NAME" or "NAME@SCOPE", any case: a dependency
+ * (with an optional scope), a retain reason, UNREPORTED or NOT_NOHZ_FULL,
+ * or a value named by number as reports show them.  Returns 0, or -1 when
+ * the text names no reason.
+ */
+int ts_reason_spec_parse(const char *text, struct ts_reason_spec *spec)
+{
+	char name[64], *at;
+
+	if (snprintf(name, sizeof(name), "%s", text) >= (int)sizeof(name))
+		return -1;
+	spec->scope = -1;
+	at = strchr(name, '@');
+	if (at) {
+		*at++ = '\0';
+		for (spec->scope = 0; spec->scope < TS_NR_SCOPES; spec->scope++)
+			if (!strcasecmp(at, ts_scope_name(spec->scope)))
+				break;
+		if (spec->scope == TS_NR_SCOPES)
+			return -1;
+	}
+	spec->dep = ts_dep_from_name(name);
+	if (spec->dep < 0 && !numbered(name, "DEP_BIT", &spec->dep))
+		spec->dep = -1;
+	spec->retain = spec->none = -1;
+	if (at)		/* only dependencies have a scope */
+		return spec->dep >= 0 ? 0 : -1;
+	spec->retain = ts_retain_from_name(name);
+	if (spec->retain < 0 && !numbered(name, "RETAIN_", &spec->retain))
+		spec->retain = -1;
+	for (int v = 0; v < (int)(sizeof(none_names) / sizeof(none_names[0])); v++)
+		if (!strcasecmp(name, none_names[v]))
+			spec->none = v;
+	return spec->dep >= 0 || spec->retain >= 0 || spec->none >= 0 ? 0 : -1;
+}
+
+/* ts_reason_spec_matches - does a parsed spec name this reason? */
+int ts_reason_spec_matches(const struct ts_reason *r, const struct ts_reason_spec *spec)
+{
+	switch (r->class) {
+	case TS_RC_DEP:
+		return r->value == spec->dep && (spec->scope < 0 || r->scope == spec->scope);
+	case TS_RC_RETAIN:
+		return r->value == spec->retain;
+	default:
+		return r->value == spec->none;
+	}
+}
+
+/* ts_reason_matches - does "NAME" or "NAME@SCOPE" (any case) name this reason? */
+int ts_reason_matches(const struct ts_reason *r, const char *text)
+{
+	struct ts_reason_spec spec;
+
+	return !ts_reason_spec_parse(text, &spec) && ts_reason_spec_matches(r, &spec);
+}
+
+/* ts_reason_name_list - every reason name and scope, for error messages */
+void ts_reason_name_list(char *buf, size_t len)
+{
+	size_t used = 0;
+
+#define ADD(...) (used += snprintf(buf + used, used < len ? len - used : 0, __VA_ARGS__))
+	buf[0] = '\0';
+	for (int i = 0; i < TS_DEP_BITS; i++)
+		ADD("%s%s", used ? ", " : "", ts_dep_name(i));
+	for (int i = 1; ts_retain_from_name(ts_retain_name(i)) == i; i++)
+		if (ts_dep_from_name(ts_retain_name(i)) < 0)	/* RCU is both */
+			ADD(", %s", ts_retain_name(i));
+	for (size_t i = 0; i < sizeof(none_names) / sizeof(none_names[0]); i++)
+		ADD(", %s", none_names[i]);
+	ADD("; a dependency may take @SCOPE, one of ");
+	for (int i = 0; i < TS_NR_SCOPES; i++)
+		ADD("%s%s", i ? ", " : "", ts_scope_name(i));
+#undef ADD
 }
 
 const char *ts_tick_state_name(enum ts_tick_state s)

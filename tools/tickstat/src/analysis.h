@@ -11,6 +11,7 @@
 #ifndef TICKSTAT_ANALYSIS_H
 #define TICKSTAT_ANALYSIS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "event.h"
@@ -29,6 +30,24 @@ enum ts_reason_class {
 	TS_RC_NONE,		/* the tick runs and no decision said why */
 	TS_RC_DEP,		/* a tick dependency bit (value), in a scope */
 	TS_RC_RETAIN,		/* a tick_retain reason (value) */
+};
+
+/* Values of the TS_RC_NONE reasons. */
+enum ts_none_reason {
+	TS_NONE_UNREPORTED,	/* nothing said why since the last state change */
+	TS_NONE_NOT_NOHZ_FULL,	/* a busy CPU outside nohz_full: by design */
+};
+
+/*
+ * A reason named by the user (--forbid NAME[@SCOPE]).  A name may stand
+ * for a dependency and a retain reason at once (RCU); -1: not that class.
+ * A scope (-1: any) narrows it to the dependency.
+ */
+struct ts_reason_spec {
+	int dep;
+	int retain;
+	int none;
+	int scope;
 };
 
 struct ts_reason {
@@ -52,7 +71,14 @@ struct ts_caps {
 
 struct ts_cpu;
 
-/* One constant-state stretch of one CPU, for the CSV timeline. */
+/*
+ * One constant-state stretch of one CPU, for the CSV timeline, with the
+ * tick interrupts inside it.  Segments of a CPU come in time order; a long
+ * stretch is split after TS_SEG_MAX_TICKS ticks to keep memory bounded.
+ * A segment with no_span carries only ticks (at the window's edge).
+ */
+#define TS_SEG_MAX_TICKS	1024
+
 struct ts_segment {
 	int cpu;
 	uint64_t start;
@@ -62,6 +88,9 @@ struct ts_segment {
 	const struct ts_cpu *owner;
 	const int *reasons;		/* indexes into owner->reasons */
 	int nr_reasons;
+	const uint64_t *ticks;		/* tick interrupts in [start, end] */
+	int nr_ticks;
+	int no_span;
 };
 
 struct ts_cpu {
@@ -74,6 +103,7 @@ struct ts_cpu {
 	enum ts_idle_state idle;
 	uint64_t last_ts;
 	int started;			/* any event processed */
+	int cut;			/* past the end of the time range */
 	int snap_tick_checked;		/* a tick event came before the snapshot */
 	int snap_idle_checked;		/* a switch came before the snapshot */
 	int active_reasons[TS_MAX_ACTIVE];
@@ -86,6 +116,8 @@ struct ts_cpu {
 	struct ts_segment seg;
 	int seg_reasons[TS_MAX_ACTIVE];
 	int seg_valid;
+	uint64_t *seg_ticks;		/* TS_SEG_MAX_TICKS, when a timeline is kept */
+	int nr_seg_ticks;
 
 	/* metrics */
 	uint64_t time[TS_NR_TICK][TS_NR_IDLE];
@@ -123,16 +155,18 @@ struct ts_symbol {
 };
 
 typedef void (*ts_segment_fn)(void *ctx, const struct ts_segment *seg);
-typedef void (*ts_tick_fn)(void *ctx, int cpu, uint64_t ts);
 
 struct ts_analysis {
 	struct ts_caps caps;
-	uint64_t win_start;
-	uint64_t win_end;
+	uint64_t win_start;		/* the reported window: the data's span */
+	uint64_t win_end;		/* cut by the time range, if any */
 	int win_start_known;
+	uint64_t data_start;		/* the span the source covers */
+	uint64_t data_end;
 	uint64_t snapshot_ts;		/* 0: no initial-state snapshot */
 	uint64_t range_start;		/* report only this part (0, 0: all) */
 	uint64_t range_end;
+	int nohz_default;		/* nohz_full of a CPU not named: -1 unknown, 0 */
 	int counting;			/* the current event lies in the range */
 	int nr_cpus;			/* highest CPU + 1 */
 	struct ts_cpu *cpus[TS_MAX_CPUS];
@@ -157,9 +191,10 @@ struct ts_analysis {
 	char clock[32];
 	char nohz_full[128];
 	uint64_t overrun;		/* ring-buffer overruns the kernel counted */
+	uint64_t bad_records;		/* records too short for their format */
+	uint64_t bad_pages;		/* ring-buffer pages that were corrupt */
 
-	ts_segment_fn on_segment;
-	ts_tick_fn on_tick;
+	ts_segment_fn on_segment;	/* the timeline, if a formatter wants it */
 	void *out_ctx;
 };
 
@@ -174,6 +209,7 @@ void ts_analysis_set_initial(struct ts_analysis *an, int cpu,
 int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev);
 int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_t count);
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end);
+void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts);
 
 void ts_comm_set(struct ts_analysis *an, int pid, const char *comm);
 const char *ts_comm_get(const struct ts_analysis *an, int pid);
@@ -181,7 +217,10 @@ void ts_caller_set(struct ts_analysis *an, uint64_t addr, const char *name);
 const char *ts_caller_get(const struct ts_analysis *an, uint64_t addr);
 
 const char *ts_reason_name(const struct ts_reason *r, char *buf, int len);
+int ts_reason_spec_parse(const char *text, struct ts_reason_spec *spec);
+int ts_reason_spec_matches(const struct ts_reason *r, const struct ts_reason_spec *spec);
 int ts_reason_matches(const struct ts_reason *r, const char *spec);
+void ts_reason_name_list(char *buf, size_t len);
 const char *ts_tick_state_name(enum ts_tick_state s);
 const char *ts_idle_state_name(enum ts_idle_state s);
 

@@ -32,6 +32,7 @@
 
 #define POLL_MS		100
 #define INSTANCE_PREFIX	"tickstat_"
+#define TERM_GRACE_MS	5000	/* a command gets this long to obey SIGTERM */
 
 struct optional_event {
 	const char *system;
@@ -259,13 +260,68 @@ static void remove_stale_instances(void)
 }
 
 /*
+ * A thread that is running: state R in /proc/PID/task/TID/stat.  Returns
+ * its CPU (field 39), or -1.
+ */
+static int running_on(const char *pid, const char *tid)
+{
+	char line[1024], path[600], state, *p;
+	int cpu;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", pid, tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+	fclose(f);
+	/* state is field 3; processor is field 39 */
+	if (!p || sscanf(p + 2, "%c", &state) != 1 || state != 'R')
+		return -1;
+	for (int field = 2; p && field < 39; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%d", &cpu) != 1 || cpu < 0 || cpu >= TS_MAX_CPUS)
+		return -1;
+	return cpu;
+}
+
+/*
+ * Mark the CPUs on which a thread of process pid runs.  Every thread, not
+ * only the main one: a worker spinning on an isolated CPU while its main
+ * thread sleeps (the DPDK pattern) makes that CPU busy.
+ */
+static void mark_busy_threads(const char *pid, int *busy)
+{
+	char path[300];
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%s/task", pid);
+	d = opendir(path);
+	while (d) {
+		struct dirent *e = readdir(d);
+		int cpu;
+
+		if (!e)
+			break;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		cpu = running_on(pid, e->d_name);
+		if (cpu >= 0)
+			busy[cpu] = 1;
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
  * The tick state of each CPU when recording starts, from /proc/timer_list
- * (.tick_stopped), and whether a task runs there, from /proc/<pid>/stat.
+ * (.tick_stopped), and whether a task runs there, from the state of every
+ * thread in /proc/PID/task/TID/stat.
  */
 static void snapshot(struct text *meta, const struct ts_cpuset *online)
 {
 	int stopped[TS_MAX_CPUS], busy[TS_MAX_CPUS];
-	char line[256], path[300];
+	char line[256];
 	int cpu = -1, v;
 	DIR *d;
 	FILE *f;
@@ -284,26 +340,11 @@ static void snapshot(struct text *meta, const struct ts_cpuset *online)
 	d = opendir("/proc");
 	while (d) {
 		struct dirent *e = readdir(d);
-		char state, *p;
-		int proc;
 
 		if (!e)
 			break;
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
-		fclose(f);
-		/* state is field 3; processor is field 39 */
-		if (!p || sscanf(p + 2, "%c", &state) != 1 || state != 'R')
-			continue;
-		for (int field = 2; p && field < 39; field++)
-			p = strchr(p + 1, ' ');
-		if (p && sscanf(p + 1, "%d", &proc) == 1 && proc >= 0 && proc < TS_MAX_CPUS)
-			busy[proc] = 1;
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+			mark_busy_threads(e->d_name, busy);
 	}
 	if (d)
 		closedir(d);
@@ -313,6 +354,9 @@ static void snapshot(struct text *meta, const struct ts_cpuset *online)
 		text_add(meta, "initial.%d=%s,%s\n", c,
 			 stopped[c] < 0 ? "unknown" : stopped[c] ? "stopped" : "running",
 			 busy[c] ? "busy" : "idle");
+		debug_msg("tickstat: CPU %d at the start: tick %s, %s\n", c,
+			  stopped[c] < 0 ? "unknown" : stopped[c] ? "stopped" : "running",
+			  busy[c] ? "busy" : "idle");
 	}
 }
 
@@ -321,6 +365,8 @@ static int enable_events(struct tracefs_instance *inst, uint64_t tick_fn, int *p
 	for (int i = 0; i < NR_EVENTS; i++) {
 		present[i] = tracefs_event_file_exists(NULL, events[i].system, events[i].name,
 						       "format");
+		debug_msg("tickstat: event %s:%s %s\n", events[i].system, events[i].name,
+			  present[i] ? "present" : "absent");
 		if (!present[i]) {
 			if (events[i].required) {
 				/* with tracing working, tick_stop goes with the dynticks code */
@@ -340,6 +386,7 @@ static int enable_events(struct tracefs_instance *inst, uint64_t tick_fn, int *p
 
 			if (!tick_fn) {
 				present[i] = 0;	/* cannot tell the tick's timer apart */
+				debug_msg("tickstat: no tick_sched_timer in /proc/kallsyms: tick count unknown\n");
 				continue;
 			}
 			/* only the tick's own timer: keeps the stream small */
@@ -547,7 +594,34 @@ static int setup_instance(struct tracefs_instance **instp, const struct ts_recor
  * Returns 0, or -1 after printing why.  *cmd_status gets the command's
  * wait status (or -1).
  */
-int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, int *cmd_status)
+/*
+ * End the command: SIGTERM, then SIGKILL when it has not obeyed within
+ * TERM_GRACE_MS or when the user presses Ctrl-C again.  Returns its wait
+ * status.
+ */
+static int stop_command(pid_t child)
+{
+	sig_atomic_t asked = stop_requested;
+	int status = 0;
+
+	kill(child, SIGTERM);
+	for (int ms = 0; ; ms += 50) {
+		struct timespec nap = { 0, 50 * 1000000L };
+
+		if (waitpid(child, &status, WNOHANG) == child)
+			return status;
+		if (ms >= TERM_GRACE_MS || stop_requested > asked) {
+			info_msg("tickstat: the command %s: killing it\n",
+				 ms >= TERM_GRACE_MS ? "ignored SIGTERM" : "is still running");
+			kill(child, SIGKILL);
+			waitpid(child, &status, 0);
+			return status;
+		}
+		nanosleep(&nap, NULL);
+	}
+}
+
+int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_command_end *cmd)
 {
 	struct ts_cpuset mon, online;
 	struct tracefs_instance *inst = NULL;
@@ -561,9 +635,10 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, int *cmd_s
 	int present[NR_EVENTS], go_fd = -1, ret = -1, stream_ok = 0;
 	uint64_t tick_fn, start, deadline;
 	pid_t child = -1;
-	FILE *out = NULL;
+	FILE *out = o->output_file;
 
-	*cmd_status = -1;
+	cmd->status = -1;
+	cmd->stopped = 0;
 	if (geteuid()) {
 		err_msg("record needs root (it creates a tracing instance)\n");
 		return -1;
@@ -574,13 +649,6 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, int *cmd_s
 	}
 	if (pick_cpus(o, &mon, &online, nohz, sizeof(nohz)))
 		return -1;
-	if (o->output) {
-		out = fopen(o->output, "wb");
-		if (!out) {
-			err_msg("%s: %s\n", o->output, strerror(errno));
-			return -1;
-		}
-	}
 	load_ksyms(&ksyms, &tick_fn);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -644,7 +712,7 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, int *cmd_s
 		if (drain(&rd, &s))
 			goto out;
 		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
-			*cmd_status = status;
+			cmd->status = status;
 			child = -1;
 			if (!deadline)
 				break;
@@ -665,7 +733,10 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, int *cmd_s
 		err_msg("%s\n", s.err);
 		goto out;
 	}
-	ts_analysis_finish(an, an->win_end);
+	ts_analysis_finish(an, s.end_ns);
+	debug_msg("tickstat: %llu pages, %llu records, %llu undecodable records, %llu bad pages\n",
+		  (unsigned long long)s.pages, (unsigned long long)s.records,
+		  (unsigned long long)an->bad_records, (unsigned long long)an->bad_pages);
 	if (s.out_error) {
 		err_msg("%s: write error: %s\n", o->output, strerror(s.out_error));
 		goto out;
@@ -673,14 +744,10 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, int *cmd_s
 	ret = 0;
 out:
 	if (child > 0) {
-		int status;
-
 		if (go_fd >= 0)
 			close(go_fd);
-		kill(child, SIGTERM);
-		waitpid(child, &status, 0);
-		if (*cmd_status < 0)
-			*cmd_status = status;
+		cmd->status = stop_command(child);
+		cmd->stopped = 1;
 	}
 	close_readers(&rd);
 	if (inst) {
@@ -691,10 +758,6 @@ out:
 	}
 	if (stream_ok)
 		ts_stream_free(&s);
-	if (out && fclose(out) && !ret) {
-		err_msg("%s: %s\n", o->output, strerror(errno));
-		ret = -1;
-	}
 	free(meta.buf);
 	free(end.buf);
 	free(ksyms.sym);

@@ -213,6 +213,10 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 	table_culprits(f, an, o);
 	if (an->overrun)
 		fprintf(f, "#\n# WARNING: the ring buffer overwrote %" PRIu64 " events\n", an->overrun);
+	if (an->bad_records || an->bad_pages)
+		fprintf(f, "#\n# WARNING: %" PRIu64 " records and %" PRIu64
+			" ring-buffer pages could not be decoded (counted as lost)\n",
+			an->bad_records, an->bad_pages);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -419,7 +423,8 @@ void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_outpu
 		c->retain ? "true" : "false", c->restart ? "true" : "false",
 		c->dep_events ? "true" : "false", c->sched_switch ? "true" : "false",
 		c->tick_expiry ? "true" : "false");
-	fprintf(f, ",\"ring_buffer_overrun\":%" PRIu64 "},", an->overrun);
+	fprintf(f, ",\"ring_buffer_overrun\":%" PRIu64 ",\"bad_records\":%" PRIu64
+		",\"bad_pages\":%" PRIu64 "},", an->overrun, an->bad_records, an->bad_pages);
 	fprintf(f, "\"window\":{\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64
 		",\"duration_ns\":%" PRIu64 "},\"cpus\":[", an->win_start, an->win_end,
 		ts_cpu_window_ns(an));
@@ -500,49 +505,40 @@ void ts_output_prometheus(FILE *f, const struct ts_analysis *an, const struct ts
 	}
 }
 
-struct csv_ctx {
-	FILE *f;
-	const struct ts_analysis *an;
-};
-
-static struct csv_ctx csv;
-
 static void csv_segment(void *ctx, const struct ts_segment *s)
 {
-	struct csv_ctx *x = ctx;
+	struct ts_csv *x = ctx;
+	uint64_t base = x->an->win_start;
 	char name[48];
 
-	fprintf(x->f, "span,%d,%" PRIu64 ",%" PRIu64 ",%s,%s,", s->cpu,
-		s->start - x->an->win_start, s->end - x->an->win_start,
-		ts_tick_state_name(s->tick), ts_idle_state_name(s->idle));
-	for (int i = 0; i < s->nr_reasons; i++) {
-		const struct ts_reason *r = &s->owner->reasons[s->reasons[i]];
+	if (!s->no_span) {
+		fprintf(x->f, "span,%d,%" PRIu64 ",%" PRIu64 ",%s,%s,", s->cpu, s->start - base,
+			s->end - base, ts_tick_state_name(s->tick), ts_idle_state_name(s->idle));
+		for (int i = 0; i < s->nr_reasons; i++) {
+			const struct ts_reason *r = &s->owner->reasons[s->reasons[i]];
 
-		fprintf(x->f, "%s%s", i ? "+" : "", ts_reason_name(r, name, sizeof(name)));
-		if (r->class == TS_RC_DEP)
-			fprintf(x->f, "@%s", ts_scope_name(r->scope));
+			fprintf(x->f, "%s%s", i ? "+" : "", ts_reason_name(r, name, sizeof(name)));
+			if (r->class == TS_RC_DEP)
+				fprintf(x->f, "@%s", ts_scope_name(r->scope));
+		}
+		fputc('\n', x->f);
 	}
-	fputc('\n', x->f);
-}
-
-static void csv_tick(void *ctx, int cpu, uint64_t ts)
-{
-	struct csv_ctx *x = ctx;
-
-	fprintf(x->f, "tick,%d,%" PRIu64 ",%" PRIu64 ",,,\n", cpu, ts - x->an->win_start,
-		ts - x->an->win_start);
+	for (int i = 0; i < s->nr_ticks; i++)
+		fprintf(x->f, "tick,%d,%" PRIu64 ",%" PRIu64 ",,,\n", s->cpu, s->ticks[i] - base,
+			s->ticks[i] - base);
 }
 
 /*
- * ts_output_csv_attach - stream the timeline as CSV while the analysis runs:
- * kind,cpu,start_ns,end_ns,tick,idle,reasons with times from the window start.
+ * ts_output_csv_attach - write the timeline as CSV while the analysis runs:
+ * kind,cpu,start_ns,end_ns,tick,idle,reasons with times from the window
+ * start, each CPU's rows in time order.  The caller owns csv and f, and
+ * keeps f out of sight until the analysis succeeded (outfile.h).
  */
-void ts_output_csv_attach(struct ts_analysis *an, FILE *f)
+void ts_output_csv_attach(struct ts_analysis *an, struct ts_csv *csv, FILE *f)
 {
-	csv.f = f;
-	csv.an = an;
+	csv->f = f;
+	csv->an = an;
 	an->on_segment = csv_segment;
-	an->on_tick = csv_tick;
-	an->out_ctx = &csv;
+	an->out_ctx = csv;
 	fprintf(f, "kind,cpu,start_ns,end_ns,tick,idle,reasons\n");
 }

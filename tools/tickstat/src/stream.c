@@ -125,7 +125,7 @@ static int meta_line(struct ts_stream *s, char *line)
 	} else if (!strcmp(line, "snapshot_ns")) {
 		return ts_parse_u64(v, &an->snapshot_ts);
 	} else if (!strcmp(line, "end_ns")) {
-		if (ts_parse_u64(v, &an->win_end))
+		if (ts_parse_u64(v, &s->end_ns))
 			return -1;
 	} else if (!strcmp(line, "page_size")) {
 		if (ts_parse_u64(v, &n) || n < 64 || n > (1 << 20))
@@ -353,12 +353,19 @@ int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 		prev = off;
 		rec.data = data;
 		s->records++;
-		if (ts_decode(&s->dec, &rec, &ev) == 1 && ts_analysis_event(s->an, &ev))
-			return fail(s, "event on a CPU number out of range");
+		switch (ts_decode(&s->dec, &rec, &ev)) {
+		case 1:
+			if (ts_analysis_event(s->an, &ev))
+				return fail(s, "event on a CPU number out of range");
+			break;
+		case -1:
+			ts_analysis_bad_record(s->an, cpu, ts);
+			break;
+		}
 	}
 	return 0;
 bad:
-	s->bad_pages++;
+	s->an->bad_pages++;
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = TS_EV_LOST;
 	ev.cpu = cpu;
@@ -508,7 +515,10 @@ int ts_read_recording(const char *path, struct ts_analysis *an, char *err, size_
 	if (ret)
 		snprintf(err, errlen, "%s: %s", path, s.err);
 	else
-		ts_analysis_finish(an, an->win_end > an->win_start ? an->win_end : an->win_start);
+		ts_analysis_finish(an, s.end_ns > an->data_start ? s.end_ns : an->data_start);
+	debug_msg("tickstat: %s: %llu pages, %llu records, %llu undecodable records, %llu bad pages\n",
+		  path, (unsigned long long)s.pages, (unsigned long long)s.records,
+		  (unsigned long long)an->bad_records, (unsigned long long)an->bad_pages);
 	ts_stream_free(&s);
 out_close:
 	fclose(f);

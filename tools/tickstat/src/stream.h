@@ -44,11 +44,11 @@ struct ts_stream {
 	int have_meta;
 	int have_end;
 	uint64_t tick_fn;
+	uint64_t end_ns;		/* the recording's end, from its END section */
 	FILE *out;			/* optional: the recording being written */
 	int out_error;
 	uint64_t pages;
 	uint64_t records;
-	uint64_t bad_pages;
 	uint64_t rb_overrun;		/* from the ring buffer's own stats */
 	char err[256];
 };

@@ -21,12 +21,16 @@
 
 #include "decode.h"
 #include "tracedat.h"
+#include "util.h"
 
 /*
  * Not in trace-cmd.h, but exported by libtracecmd (trace-cmd report --stat
  * uses it): the kernel buffer statistics saved when recording stopped.
  */
 const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+/* Likewise: the recording machine's uname and the trace clock. */
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 
 struct tracedat_ctx {
 	struct ts_analysis *an;
@@ -66,9 +70,16 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec,
 		ev.lost.count = rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0;
 		ts_analysis_event(ctx->an, &ev);
 	}
-	if (ts_decode(&ctx->dec, rec, &ev) == 1 && ts_analysis_event(ctx->an, &ev)) {
-		ctx->error = 1;
-		return -1;
+	switch (ts_decode(&ctx->dec, rec, &ev)) {
+	case 1:
+		if (ts_analysis_event(ctx->an, &ev)) {
+			ctx->error = 1;
+			return -1;
+		}
+		break;
+	case -1:
+		ts_analysis_bad_record(ctx->an, cpu, rec->ts);
+		break;
 	}
 	return 0;
 }
@@ -121,6 +132,24 @@ static void account_unrecorded(struct tracecmd_input *handle, struct tracedat_ct
 }
 
 /*
+ * The kernel release (third word of the saved uname) and the trace clock
+ * ("[mono]" marks the one in use in the saved trace_clock file).
+ */
+static void file_identity(struct tracecmd_input *handle, struct ts_analysis *an)
+{
+	const char *uname = tracecmd_get_uname(handle);
+	const char *clock = tracecmd_get_trace_clock(handle);
+	const char *sel = clock ? strchr(clock, '[') : NULL;
+
+	if (uname && sscanf(uname, "%*s %*s %127s", an->kernel) != 1)
+		an->kernel[0] = '\0';
+	if (sel && sscanf(sel + 1, "%31[^]]", an->clock) != 1)
+		an->clock[0] = '\0';
+	else if (!sel && clock && sscanf(clock, "%31s", an->clock) != 1)
+		an->clock[0] = '\0';
+}
+
+/*
  * ts_read_tracedat - run a trace-cmd file through the analysis.
  * Returns 0, or -1 with a one-line reason in err.
  */
@@ -149,6 +178,7 @@ int ts_read_tracedat(const char *path, struct ts_analysis *an, char *err, size_t
 	}
 	snprintf(an->source_kind, sizeof(an->source_kind), "trace.dat");
 	snprintf(an->source_path, sizeof(an->source_path), "%s", path);
+	file_identity(handle, an);
 	ts_analysis_set_start(an, tracecmd_get_first_ts(handle));
 	/* CPUs without any event are reported too, as unknown */
 	for (int cpu = 0; cpu < tep_get_cpus(tracecmd_get_tep(handle)) && cpu < TS_MAX_CPUS; cpu++)
@@ -170,6 +200,8 @@ int ts_read_tracedat(const char *path, struct ts_analysis *an, char *err, size_t
 	}
 	account_unrecorded(handle, ctx, path);
 	ts_analysis_finish(an, ctx->last_ts);
+	debug_msg("tickstat: %s: %llu records, %llu undecodable\n", path,
+		  (unsigned long long)ctx->records, (unsigned long long)an->bad_records);
 	ret = 0;
 out:
 	tracecmd_close(handle);

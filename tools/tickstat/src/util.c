@@ -146,6 +146,21 @@ int ts_parse_u64(const char *s, uint64_t *val)
 	return errno || *end ? -1 : 0;
 }
 
+/*
+ * ts_parse_dec - a whole decimal number, as users write them ("010" is
+ * ten); -1 on anything else
+ */
+int ts_parse_dec(const char *s, uint64_t *val)
+{
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	*val = strtoull(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
 /* ts_parse_double - a finite number; -1 on anything else */
 int ts_parse_double(const char *s, double *val)
 {

@@ -34,6 +34,7 @@ int ts_cpuset_empty(const struct ts_cpuset *set);
 int ts_cpuset_count(const struct ts_cpuset *set);
 
 int ts_parse_u64(const char *s, uint64_t *val);
+int ts_parse_dec(const char *s, uint64_t *val);
 int ts_parse_double(const char *s, double *val);
 uint64_t ts_now_ns(void);
 

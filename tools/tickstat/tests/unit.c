@@ -342,6 +342,128 @@ static void test_range(void)
 	ts_analysis_free(&an);
 }
 
+/*
+ * A range and the stream's span: the window is where they overlap; a
+ * stopped interval the range cuts counts as open with only its inside part.
+ */
+static void test_range_cuts(void)
+{
+	struct ts_cpu *c;
+
+	/* the range starts before the data: the window starts with the data */
+	ts_analysis_init(&an);
+	an.caps.tick_stop = an.caps.restart = an.caps.scopes = 1;
+	ts_analysis_set_range(&an, 1 * S, 5 * S);
+	ts_analysis_set_start(&an, 2 * S);
+	sw(1, 2 * S, 100);
+	stop_ok(1, 3 * S);			/* stopped from 3 s ... */
+	stop_sched(1, 6 * S);			/* ... to 6 s, past the range */
+	restart(1, 6 * S + 1000, TS_RESTART_DEPENDENCY);
+	stop_ok(1, 7 * S);			/* after the range: ignored */
+	ts_analysis_finish(&an, 8 * S);
+	c = an.cpus[1];
+	CU_ASSERT_EQUAL(an.win_start, 2 * S);
+	CU_ASSERT_EQUAL(an.win_end, 5 * S);
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(c, TS_TICK_STOPPED), 2 * S);
+	CU_ASSERT_EQUAL(c->stopped.count, 0);
+	CU_ASSERT_EQUAL(c->stopped_open, 1);
+	CU_ASSERT_EQUAL(c->open_total_ns, 2 * S);
+	CU_ASSERT_EQUAL(c->stop_success, 1);
+	ts_analysis_free(&an);
+
+	/* stopped before the range: open, counted from the range start */
+	ts_analysis_init(&an);
+	an.caps.tick_stop = an.caps.restart = an.caps.scopes = 1;
+	ts_analysis_set_range(&an, 4 * S, 5 * S);
+	ts_analysis_set_start(&an, 0);
+	stop_ok(2, 1 * S);
+	stop_sched(2, 4500 * MS);
+	restart(2, 4500 * MS, TS_RESTART_DEPENDENCY);
+	stop_ok(2, 4600 * MS);			/* stopped again, past the range end */
+	ts_analysis_finish(&an, 9 * S);
+	c = an.cpus[2];
+	CU_ASSERT_EQUAL(c->stopped_open, 2);
+	CU_ASSERT_EQUAL(c->open_total_ns, 500 * MS + 400 * MS);
+	CU_ASSERT(c->open_total_ns <= ts_cpu_window_ns(&an));
+	ts_analysis_free(&an);
+
+	/* a range outside the data: an empty window */
+	ts_analysis_init(&an);
+	ts_analysis_set_range(&an, 1, 2);
+	ts_analysis_set_start(&an, 4 * S);
+	stop_ok(1, 4 * S);
+	ts_analysis_finish(&an, 5 * S);
+	CU_ASSERT_EQUAL(ts_cpu_window_ns(&an), 0);
+	CU_ASSERT_EQUAL(an.data_start, 4 * S);
+	CU_ASSERT_EQUAL(an.data_end, 5 * S);
+	ts_analysis_free(&an);
+}
+
+/* The timeline: each CPU's spans and ticks in time order, long spans split. */
+struct timeline {
+	uint64_t last_start[4];
+	int spans, ticks, out_of_order, tick_outside;
+};
+
+static void on_segment(void *ctx, const struct ts_segment *s)
+{
+	struct timeline *t = ctx;
+
+	if (!s->no_span) {
+		t->out_of_order += s->start < t->last_start[s->cpu];
+		t->last_start[s->cpu] = s->start;
+		t->spans++;
+	}
+	for (int i = 0; i < s->nr_ticks; i++) {
+		t->out_of_order += s->ticks[i] < t->last_start[s->cpu];
+		t->tick_outside += s->ticks[i] < s->start || s->ticks[i] > s->end;
+		t->last_start[s->cpu] = s->ticks[i];
+		t->ticks++;
+	}
+}
+
+static void test_timeline_order(void)
+{
+	struct timeline t;
+
+	memset(&t, 0, sizeof(t));
+	const int n = TS_SEG_MAX_TICKS + 10;
+
+	start(0, 1);
+	an.on_segment = on_segment;
+	an.out_ctx = &t;
+	sw(1, 0, 100);
+	stop_sched(1, 0);
+	for (int i = 1; i <= n; i++) {
+		tick(1, i * 4 * MS);
+		stop_sched(1, i * 4 * MS + 1000);
+	}
+	stop_ok(1, (n + 1) * 4 * MS);
+	tick(1, (n + 2) * 4 * MS);		/* the timer fires, the tick stays stopped */
+	ts_analysis_finish(&an, (n + 10) * 4 * MS);
+	CU_ASSERT_EQUAL(t.ticks, n + 1);
+	CU_ASSERT_EQUAL(t.out_of_order, 0);
+	CU_ASSERT_EQUAL(t.tick_outside, 0);
+	CU_ASSERT_EQUAL(t.spans, 3);		/* running (split once), stopped */
+	ts_analysis_free(&an);
+}
+
+/* A record too short for its format is a lost event, never silence. */
+static void test_bad_record(void)
+{
+	start(0, 1);
+	sw(1, 0, 100);
+	stop_ok(1, 0);
+	ts_analysis_bad_record(&an, 1, 500 * MS);
+	stop_ok(1, 600 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL(an.bad_records, 1);
+	CU_ASSERT_EQUAL(an.cpus[1]->lost_events, 1);
+	/* as any loss: unknown from the last event before it to the next */
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(an.cpus[1], TS_TICK_UNKNOWN), 600 * MS);
+	ts_analysis_free(&an);
+}
+
 /* Values a newer kernel may send are named by number, not dropped. */
 static void test_unknown_values(void)
 {
@@ -370,7 +492,6 @@ static void test_check(void)
 {
 	struct ts_check_opts o;
 	struct ts_verdict v;
-	char forbid[] = "POSIX_TIMER";
 
 	start(0, 1);
 	sw(1, 0, 100);
@@ -381,7 +502,9 @@ static void test_check(void)
 	ts_check_opts_init(&o);
 	o.min_busy_share = 99;
 	o.max_tick_rate = 1;
-	o.forbid[o.nr_forbid++] = forbid;
+	CU_ASSERT_EQUAL(ts_check_add_forbid(&o, "posix_timer"), 0);
+	CU_ASSERT_EQUAL(ts_check_add_forbid(&o, "POSIX_TIMERS"), -1);
+	CU_ASSERT_EQUAL(o.nr_forbid, 1);
 	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
 	CU_ASSERT_EQUAL(v.failed, 0);
 	/* CPU 2 was idle all along: the busy share is not applicable */
@@ -391,11 +514,49 @@ static void test_check(void)
 		na += v.items[i].cpu == 2 && v.items[i].status == TS_NOT_APPLICABLE;
 	CU_ASSERT_EQUAL(na, 1);
 	ts_verdict_free(&v);
-	an.caps.tick_expiry = 0;	/* no tick events: a rate limit cannot pass */
+	CU_ASSERT_STRING_EQUAL(v.error, "");
+	ts_verdict_free(&v);
+	/* no tick events: a rate limit can be evaluated nowhere, so no verdict */
+	an.caps.tick_expiry = 0;
 	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
-	CU_ASSERT_EQUAL(v.failed, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--max-tick-rate could not be evaluated"));
+	ts_verdict_free(&v);
+	/* only the idle CPU: the busy share can be evaluated nowhere */
+	an.caps.tick_expiry = 1;
+	an.cpus[1]->active = 0;
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--min-busy-tickless could not be evaluated"));
 	ts_verdict_free(&v);
 	ts_analysis_free(&an);
+}
+
+/* --forbid names: every reason, any case, a scope only on dependencies */
+static void test_reason_spec(void)
+{
+	struct ts_reason_spec sp;
+	char list[1024];
+
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("SCHED@cpu", &sp), 0);
+	CU_ASSERT(sp.dep == 2 && sp.retain < 0 && sp.none < 0 && sp.scope == TS_SCOPE_CPU);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("timer_due", &sp), 0);
+	CU_ASSERT(sp.dep < 0 && sp.retain == 1 && sp.scope == -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("NOT_NOHZ_FULL", &sp), 0);
+	CU_ASSERT(sp.none == TS_NONE_NOT_NOHZ_FULL);
+	/* RCU is a dependency and a retain reason; with a scope, the dependency */
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("RCU", &sp), 0);
+	CU_ASSERT(sp.dep == 4 && sp.retain == 2);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("RCU@CPU", &sp), 0);
+	CU_ASSERT(sp.dep == 4 && sp.retain < 0);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("DEP_BIT9@GLOBAL", &sp), 0);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("RETAIN_42", &sp), 0);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("POSIX_TIMERS", &sp), -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("SCHED@NOWHERE", &sp), -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("TIMER_DUE@CPU", &sp), -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("", &sp), -1);
+	ts_reason_name_list(list, sizeof(list));
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, "POSIX_TIMER, PERF_EVENTS"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, "TIMEKEEPING"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, "UNREPORTED, NOT_NOHZ_FULL"));
 }
 
 /* ---- readers on fixtures captured in the guest ---- */
@@ -640,8 +801,12 @@ int main(int argc, char **argv)
 		{ "state: start snapshot", test_snapshot },
 		{ "state: start snapshot, stock switch", test_snapshot_stock_switch },
 		{ "state: time range", test_range },
+		{ "state: time range cut against the data", test_range_cuts },
+		{ "state: timeline in time order per CPU", test_timeline_order },
+		{ "state: an undecodable record is a lost event", test_bad_record },
 		{ "state: unknown values named by number", test_unknown_values },
-		{ "check: pass, not applicable, unknown tick count", test_check },
+		{ "check: pass, not applicable, no verdict", test_check },
+		{ "check: reason names", test_reason_spec },
 		{ "fixture: patched recording", test_fixture_patched },
 		{ "fixture: stock recording", test_fixture_stock },
 		{ "fixture: trace.dat agrees with the recording", test_fixture_tracedat_agrees },
