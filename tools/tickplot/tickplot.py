@@ -24,7 +24,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
 SCHEMA = "tickstat-report/1"
-CSV_HEADER = ["kind", "cpu", "start_ns", "end_ns", "tick", "idle", "reasons"]
+CSV_HEADER = ["kind", "cpu", "start_ns", "end_ns", "tick", "idle", "reasons", "task"]
+CSV_HEADER_V1 = CSV_HEADER[:7]     # before the task column: still read
+TASK_COLOURS = ["#1f77b4", "#e6550d", "#756bb1", "#31a354"]
 STOPPED = "#9ed99e"
 RUNNING = "#f4a582"
 UNKNOWN = "#d0d0d0"
@@ -74,6 +76,11 @@ class Timeline:
         self.spans: dict[int, dict[str, list[tuple[float, float]]]] = defaultdict(
             lambda: defaultdict(list))
         self.busy: dict[int, list[tuple[float, float]]] = defaultdict(list)
+        # busy spans per task (pid; -1 when the CSV does not say)
+        self.task_spans: dict[int, dict[int, list[tuple[float, float]]]] = defaultdict(
+            lambda: defaultdict(list))
+        # per task, its time with the tick running: who shared the CPU
+        self.task_held: dict[int, dict[int, float]] = defaultdict(lambda: defaultdict(float))
         self.ticks: dict[int, list[float]] = defaultdict(list)
         self.end = 0.0
 
@@ -92,12 +99,13 @@ def load_csv(path: Path) -> Timeline:
         with open(path, newline="") as f:
             reader = csv.reader(f)
             header = next(reader, None)
-            if header != CSV_HEADER:
+            if header not in (CSV_HEADER, CSV_HEADER_V1):
                 raise InputError(f"{path}: not a tickstat CSV timeline (header {header})")
             for lineno, fields in enumerate(reader, start=2):
-                if len(fields) != len(CSV_HEADER):
-                    raise InputError(f"{path}:{lineno}: {len(fields)} fields, expected 7")
-                row = dict(zip(CSV_HEADER, fields))
+                if len(fields) != len(header):
+                    raise InputError(f"{path}:{lineno}: {len(fields)} fields, expected "
+                                     f"{len(header)}")
+                row = dict(zip(header, fields))
                 try:
                     cpu, start, end = int(row["cpu"]), int(row["start_ns"]) / 1e9, \
                         int(row["end_ns"]) / 1e9
@@ -112,6 +120,14 @@ def load_csv(path: Path) -> Timeline:
                     tl.spans[cpu][span_category(row)].append((start, end - start))
                     if row["idle"] == "busy":
                         tl.busy[cpu].append((start, end - start))
+                        try:
+                            pid = int(row.get("task") or -1)
+                        except ValueError as e:
+                            raise InputError(f"{path}:{lineno}: task {row['task']!r}") from e
+                        if pid > 0:
+                            tl.task_spans[cpu][pid].append((start, end - start))
+                            if row["tick"] == "running":
+                                tl.task_held[cpu][pid] += end - start
                 else:
                     raise InputError(f"{path}:{lineno}: unknown kind {row['kind']!r}")
     except OSError as e:
@@ -119,8 +135,21 @@ def load_csv(path: Path) -> Timeline:
     return tl
 
 
-def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None) -> None:
+def co_runner_names(report: dict | None) -> dict[int, str]:
+    """pid -> "comm(pid)" from a report's co_runners, where it has them."""
+    names = {}
+    for c in (report or {}).get("cpus", []):
+        for t in c.get("co_runners") or []:
+            names[t["pid"]] = f"{t['comm'] or '?'}({t['pid']})"
+    return names
+
+
+def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None,
+                  task_names: dict[int, str] | None = None) -> None:
+    """Spans per CPU coloured by reason; ticks above; below, the busy strip,
+    in colour for the tasks that ran most while the tick ran (co-runners)."""
     cpus = sorted(cpus if cpus is not None else set(tl.spans) | set(tl.ticks))
+    task_names = task_names or {}
     extra: dict[str, str] = {}
     legend: dict[str, str] = {}
     for row, cpu in enumerate(cpus):
@@ -139,6 +168,16 @@ def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None) -> None:
         if tl.busy[cpu]:
             coll = ax.broken_barh(tl.busy[cpu], (y + 0.1, 0.1), facecolors="black", linewidth=0)
             coll.set_gid(f"busy:{cpu}")
+        held = sorted(((t, pid) for pid, t in tl.task_held[cpu].items() if t > 0), reverse=True)
+        for k, (_, pid) in enumerate(held[:len(TASK_COLOURS)]):
+            colour = TASK_COLOURS[k]
+            coll = ax.broken_barh(tl.task_spans[cpu][pid], (y + 0.1, 0.1), facecolors=colour,
+                                  linewidth=0)
+            coll.set_gid(f"task:{cpu}:{pid}")
+            label = ax.text(1.002, y + 0.15 - 0.12 * k, task_names.get(pid, f"pid {pid}"),
+                            color=colour, fontsize=6, va="center",
+                            transform=ax.get_yaxis_transform())
+            label.set_gid(f"task-label:{cpu}:{pid}")
         if tl.ticks[cpu]:
             lines = ax.vlines(tl.ticks[cpu], y + 0.77, y + 0.95, colors="black",
                               linewidth=0.4 if len(cpus) <= 16 else 0.2)
@@ -149,7 +188,8 @@ def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None) -> None:
     ax.set_xlim(0, tl.end or 1)
     ax.set_xlabel("seconds from the start of the recording", fontsize=8, labelpad=1)
     ax.set_title("Tick state per CPU (bars: running, coloured by reason; marks above: tick "
-                 "interrupts; black strip below: busy)", fontsize=9)
+                 "interrupts; strip below: busy, coloured for the tasks that ran most while the "
+                 "tick ran)", fontsize=9)
     handles = [Patch(facecolor=c, label=n, hatch="//" if n == "unknown" else None)
                for n, c in sorted(legend.items())]
     if handles:
@@ -352,7 +392,8 @@ def draw_compare(fig, a: dict, b: dict, labels: tuple[str, str]) -> None:
 
 def summary(fig, report: dict, tl: Timeline) -> None:
     grid = fig.add_gridspec(2, 2, height_ratios=[1.3, 1], hspace=0.4)
-    draw_timeline(fig.add_subplot(grid[0, :]), tl, [c["cpu"] for c in report["cpus"]])
+    draw_timeline(fig.add_subplot(grid[0, :]), tl, [c["cpu"] for c in report["cpus"]],
+                  co_runner_names(report))
     draw_reasons(fig.add_subplot(grid[1, 0]), report)
     draw_durations(fig.add_subplot(grid[1, 1]), report)
     src = report["source"]
@@ -392,10 +433,11 @@ def main(argv: list[str] | None = None) -> int:
     opts = p.parse_args(argv)
     try:
         if opts.cmd == "timeline":
-            cpus = [c["cpu"] for c in load_json(opts.json)["cpus"]] if opts.json else None
+            report = load_json(opts.json) if opts.json else None
+            cpus = [c["cpu"] for c in report["cpus"]] if report else None
             tl = load_csv(opts.csv)
             fig, ax = plt.subplots(figsize=(12, 1.8 + 0.5 * max(2, len(cpus or tl.spans))))
-            draw_timeline(ax, tl, cpus)
+            draw_timeline(ax, tl, cpus, co_runner_names(report))
         elif opts.cmd == "reasons":
             fig, ax = plt.subplots(figsize=(8, 5))
             draw_reasons(ax, load_json(opts.json))

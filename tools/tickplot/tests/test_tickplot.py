@@ -78,6 +78,32 @@ class TimelineTest(unittest.TestCase):
         self.assertEqual([t.get_text() for t in ax.get_yticklabels()], ["CPU1", "CPU2", "CPU3"])
         plt.close(fig)
 
+    def test_co_runners_coloured(self):
+        """The tasks that ran most while the tick ran get their own colour in
+        the busy strip, named from the report."""
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "t.csv"
+            path.write_text("kind,cpu,start_ns,end_ns,tick,idle,reasons,task\n"
+                            "span,2,0,1000000,stopped,busy,,100\n"
+                            "span,2,1000000,3000000,running,busy,SCHED@CPU,100\n"
+                            "span,2,3000000,4000000,running,busy,SCHED@CPU,200\n"
+                            "tick,2,3500000,3500000,,,,\n"
+                            "span,2,4000000,5000000,stopped,idle,,0\n")
+            tl = tickplot.load_csv(path)
+        report = {"cpus": [{"cpu": 2, "co_runners": [
+            {"pid": 100, "comm": "spin", "run_ns": 3000000, "held_ns": 2000000,
+             "sched_ns": 2000000}]}]}
+        fig, ax = plt.subplots()
+        tickplot.draw_timeline(ax, tl, [2], tickplot.co_runner_names(report))
+        tasks = by_gid(fig, "task:")
+        self.assertAlmostEqual(span_widths(tasks["task:2:100"][0]), 0.003)
+        self.assertAlmostEqual(span_widths(tasks["task:2:200"][0]), 0.001)
+        labels = {t.get_gid(): t.get_text() for t in ax.texts if t.get_gid()}
+        self.assertEqual(labels["task-label:2:100"], "spin(100)")
+        self.assertEqual(labels["task-label:2:200"], "pid 200")
+        self.assertEqual(len(by_gid(fig, "ticks:2")["ticks:2"][0].get_segments()), 1)
+        plt.close(fig)
+
     def test_many_cpus(self):
         """64 rows still render, with smaller labels."""
         tl = tickplot.Timeline()

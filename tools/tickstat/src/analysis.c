@@ -51,6 +51,7 @@ struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu)
 	c->nohz_full = an->nohz_default;
 	c->last_ts = an->win_start;
 	c->sched_detail = -1;
+	c->cur_pid = -1;
 	an->cpus[cpu] = c;
 	if (cpu >= an->nr_cpus)
 		an->nr_cpus = cpu + 1;
@@ -162,8 +163,8 @@ static int none_reason(struct ts_cpu *c)
 static int same_segment(const struct ts_cpu *c, const struct ts_segment *s,
 			const int *reasons, int nr)
 {
-	return s->tick == c->tick && s->idle == c->idle && s->nr_reasons == nr &&
-	       !memcmp(s->reasons, reasons, nr * sizeof(int));
+	return s->tick == c->tick && s->idle == c->idle && s->task == c->cur_pid &&
+	       s->nr_reasons == nr && !memcmp(s->reasons, reasons, nr * sizeof(int));
 }
 
 /*
@@ -229,11 +230,41 @@ static void emit_segment(struct ts_analysis *an, struct ts_cpu *c, uint64_t from
 	s->end = to;
 	s->tick = c->tick;
 	s->idle = c->idle;
+	s->task = c->cur_pid;
 	s->owner = c;
 	memcpy(c->seg_reasons, reasons, nr * sizeof(int));
 	s->reasons = c->seg_reasons;
 	s->nr_reasons = nr;
 	c->seg_valid = 1;
+}
+
+/* The co-runner entry of a task on a CPU; "other" once the table is full. */
+static struct ts_task_time *task_time(struct ts_cpu *c, int pid)
+{
+	struct ts_task_time *t = &c->tasks[c->last_task];
+
+	if (c->nr_tasks && t->pid == pid)
+		return t;
+	for (int i = 0; i < c->nr_tasks; i++) {
+		if (c->tasks[i].pid == pid) {
+			c->last_task = i;
+			return &c->tasks[i];
+		}
+	}
+	if (c->nr_tasks == TS_MAX_TASKS)
+		return &c->tasks_other;
+	t = &c->tasks[c->nr_tasks];
+	t->pid = pid;
+	c->last_task = c->nr_tasks++;
+	return t;
+}
+
+static int holds_sched(const struct ts_cpu *c, const int *reasons, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		if (c->reasons[reasons[i]].class == TS_RC_DEP && c->reasons[reasons[i]].value == 2)
+			return 1;
+	return 0;
 }
 
 /* Charge the stretch since the CPU's last event to the state that held. */
@@ -265,6 +296,16 @@ static void account(struct ts_analysis *an, struct ts_cpu *c, uint64_t to)
 			c->reasons[reasons[i]].time_ns += d;
 	} else {
 		nr = 0;
+	}
+	if (c->cur_pid > 0) {
+		struct ts_task_time *t = task_time(c, c->cur_pid);
+
+		t->run_ns += d;
+		if (c->tick == TS_TICK_RUNNING) {
+			t->held_ns += d;
+			if (holds_sched(c, reasons, nr))
+				t->sched_ns += d;
+		}
 	}
 	emit_segment(an, c, from, to, reasons, nr);
 }
@@ -402,6 +443,7 @@ static void on_switch(struct ts_analysis *an, struct ts_cpu *c,
 {
 	enum ts_idle_state next = ev->sw.next_pid ? TS_IDLE_BUSY : TS_IDLE_IDLE;
 
+	c->cur_pid = ev->sw.next_pid;
 	if (ev->sw.next_pid)
 		ts_comm_set(an, ev->sw.next_pid, ev->sw.next_comm);
 	if (ev->sw.prev_pid)
@@ -573,9 +615,17 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 		c->started = 1;
 	c->events += an->counting;
 	if (ev->kind == TS_EV_LOST) {
+		c->cur_pid = -1;
 		on_lost(an, c, ev);
 		return 0;
 	}
+	/*
+	 * Every event names the task running when it fired (common_pid; for a
+	 * switch, the one leaving).  With sched_switch in the stream, no switch
+	 * came since the CPU's last event, so that task ran all along.
+	 */
+	if (an->caps.sched_switch)
+		c->cur_pid = ev->pid;
 	account(an, c, ev->ts);
 
 	switch (ev->kind) {
@@ -849,6 +899,30 @@ const char *ts_idle_state_name(enum ts_idle_state s)
 	static const char * const names[] = { "unknown", "busy", "idle" };
 
 	return s < TS_NR_IDLE ? names[s] : "?";
+}
+
+static const struct ts_cpu *order_cpu;
+
+static int by_held_time(const void *a, const void *b)
+{
+	const struct ts_task_time *x = &order_cpu->tasks[*(const int *)a];
+	const struct ts_task_time *y = &order_cpu->tasks[*(const int *)b];
+
+	if (x->held_ns != y->held_ns)
+		return x->held_ns < y->held_ns ? 1 : -1;
+	if (x->run_ns != y->run_ns)
+		return x->run_ns < y->run_ns ? 1 : -1;
+	return x->pid - y->pid;
+}
+
+/* ts_task_order - indexes of a CPU's co-runners, most time with the tick held first */
+int ts_task_order(const struct ts_cpu *c, int *order)
+{
+	for (int i = 0; i < c->nr_tasks; i++)
+		order[i] = i;
+	order_cpu = c;
+	qsort(order, c->nr_tasks, sizeof(int), by_held_time);
+	return c->nr_tasks;
 }
 
 uint64_t ts_cpu_window_ns(const struct ts_analysis *an)

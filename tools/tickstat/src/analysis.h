@@ -22,6 +22,7 @@
 #define TS_MAX_ACTIVE		(TS_DEP_BITS * 4 + 1)
 #define TS_MAX_CULPRITS		256
 #define TS_MAX_CALLERS		256
+#define TS_MAX_TASKS		64	/* co-runners kept per CPU; the rest is "other" */
 
 enum ts_tick_state { TS_TICK_UNKNOWN, TS_TICK_RUNNING, TS_TICK_STOPPED, TS_NR_TICK };
 enum ts_idle_state { TS_IDLE_UNKNOWN, TS_IDLE_BUSY, TS_IDLE_IDLE, TS_NR_IDLE };
@@ -72,6 +73,17 @@ struct ts_caps {
 struct ts_cpu;
 
 /*
+ * A task that ran on a CPU (a co-runner): its time there, the part of it
+ * with the tick running (held), and with SCHED among the reasons.
+ */
+struct ts_task_time {
+	int pid;
+	uint64_t run_ns;
+	uint64_t held_ns;
+	uint64_t sched_ns;
+};
+
+/*
  * One constant-state stretch of one CPU, for the CSV timeline, with the
  * tick interrupts inside it.  Segments of a CPU come in time order; a long
  * stretch is split after TS_SEG_MAX_TICKS ticks to keep memory bounded.
@@ -88,6 +100,7 @@ struct ts_segment {
 	const struct ts_cpu *owner;
 	const int *reasons;		/* indexes into owner->reasons */
 	int nr_reasons;
+	int task;			/* pid running: 0 idle, -1 unknown */
 	const uint64_t *ticks;		/* tick interrupts in [start, end] */
 	int nr_ticks;
 	int no_span;
@@ -111,6 +124,7 @@ struct ts_cpu {
 	uint64_t stop_start;
 	int stop_censored;		/* stopped since before the window */
 	int sched_detail;		/* last SCHED sub-reason for this CPU */
+	int cur_pid;			/* the task running now: 0 idle, -1 unknown */
 
 	/* the timeline segment not yet emitted */
 	struct ts_segment seg;
@@ -133,6 +147,10 @@ struct ts_cpu {
 	uint64_t stop_success;
 	uint64_t stop_fail;
 	uint64_t events;
+	struct ts_task_time tasks[TS_MAX_TASKS];	/* co-runners */
+	int nr_tasks;
+	int last_task;			/* index of the last one charged */
+	struct ts_task_time tasks_other;	/* those beyond TS_MAX_TASKS */
 	uint64_t lost_events;
 	uint64_t lost_unknown;		/* gaps of an unknown size */
 };
@@ -223,6 +241,8 @@ int ts_reason_matches(const struct ts_reason *r, const char *spec);
 void ts_reason_name_list(char *buf, size_t len);
 const char *ts_tick_state_name(enum ts_tick_state s);
 const char *ts_idle_state_name(enum ts_idle_state s);
+
+int ts_task_order(const struct ts_cpu *c, int *order);
 
 /* derived numbers */
 uint64_t ts_cpu_window_ns(const struct ts_analysis *an);

@@ -526,7 +526,20 @@ static pid_t start_command(char **argv, int *ready_pipe)
 	return pid;
 }
 
-/* The END section: window end, ring-buffer losses, names of culprits. */
+/* The name of a task the stream did not name, from /proc, for the END section. */
+static void add_comm(struct text *t, struct ts_analysis *an, int pid)
+{
+	char path[64], comm[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	if (pid > 0 && !ts_comm_get(an, pid) && !read_file(path, comm, sizeof(comm))) {
+		comm[strcspn(comm, "\n")] = '\0';
+		text_add(t, "comm.%d=%s\n", pid, comm);
+		ts_comm_set(an, pid, comm);
+	}
+}
+
+/* The END section: window end, ring-buffer losses, names of culprits and co-runners. */
 static void end_text(struct text *t, struct tracefs_instance *inst, struct ts_analysis *an,
 		     const struct ksyms *k, const struct ts_cpuset *online, uint64_t end)
 {
@@ -546,19 +559,16 @@ static void end_text(struct text *t, struct tracefs_instance *inst, struct ts_an
 	}
 	for (int i = 0; i < an->nr_culprits; i++) {
 		const struct ksym *s = ksym_of(k, an->culprits[i].caller);
-		int pid = an->culprits[i].pid;
-		char path[64], comm[64];
 
 		if (s)
 			text_add(t, "sym.0x%llx=%s+0x%llx\n",
 				 (unsigned long long)an->culprits[i].caller, s->name,
 				 (unsigned long long)(an->culprits[i].caller - s->addr));
-		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-		if (!ts_comm_get(an, pid) && !read_file(path, comm, sizeof(comm))) {
-			comm[strcspn(comm, "\n")] = '\0';
-			text_add(t, "comm.%d=%s\n", pid, comm);
-		}
+		add_comm(t, an, an->culprits[i].pid);
 	}
+	for (int c = 0; c < an->nr_cpus; c++)
+		for (int i = 0; an->cpus[c] && i < an->cpus[c]->nr_tasks; i++)
+			add_comm(t, an, an->cpus[c]->tasks[i].pid);
 }
 
 static int setup_instance(struct tracefs_instance **instp, const struct ts_record_opts *o,

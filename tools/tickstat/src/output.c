@@ -193,6 +193,48 @@ static void table_culprits(FILE *f, const struct ts_analysis *an, const struct t
 			an->culprits_dropped, TS_MAX_CULPRITS);
 }
 
+/* Tasks that ran while the tick ran: who shared the CPU when SCHED held it. */
+static void table_co_runners(FILE *f, const struct ts_analysis *an,
+			     const struct ts_output_opts *o)
+{
+	int order[TS_MAX_TASKS];
+	char held[16], sched[16], ran[16], task[48];
+
+	fprintf(f, "#\n# tasks that ran while the tick ran (co-runners; SCHED: while SCHED held it)\n");
+	if (!an->caps.sched_switch) {
+		fprintf(f, "# unknown: no sched:sched_switch events\n");
+		return;
+	}
+	fprintf(f, "# %3s %-26s %10s %10s %10s\n", "CPU", "task", "held", "SCHED", "ran");
+	for (int i = 0; i < an->nr_cpus; i++) {
+		const struct ts_cpu *c = an->cpus[i];
+		int n, shown = 0;
+
+		if (!c || !c->active)
+			continue;
+		n = ts_task_order(c, order);
+		for (int k = 0; k < n; k++) {
+			const struct ts_task_time *t = &c->tasks[order[k]];
+			const char *comm = ts_comm_get(an, t->pid);
+
+			if (!t->held_ns)
+				break;		/* the rest never ran with the tick on */
+			if (shown++ >= o->top)
+				continue;
+			snprintf(task, sizeof(task), "%.16s(%d)", comm ? comm : "?", t->pid);
+			fprintf(f, "  %3d %-26s %10s %10s %10s\n", c->cpu, task,
+				dur(held, 16, t->held_ns), dur(sched, 16, t->sched_ns),
+				dur(ran, 16, t->run_ns));
+		}
+		more_not_shown(f, c->cpu, shown, o->top);
+		if (c->tasks_other.held_ns)
+			fprintf(f, "  %3d %-26s %10s %10s %10s\n", c->cpu, "(other tasks)",
+				dur(held, 16, c->tasks_other.held_ns),
+				dur(sched, 16, c->tasks_other.sched_ns),
+				dur(ran, 16, c->tasks_other.run_ns));
+	}
+}
+
 /* ts_output_table - the human report */
 void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_output_opts *o)
 {
@@ -211,6 +253,7 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 	table_reasons(f, an, o);
 	table_restarts(f, an);
 	table_culprits(f, an, o);
+	table_co_runners(f, an, o);
 	if (an->overrun)
 		fprintf(f, "#\n# WARNING: the ring buffer overwrote %" PRIu64 " events\n", an->overrun);
 	if (an->bad_records || an->bad_pages)
@@ -341,6 +384,32 @@ static void json_culprits(FILE *f, const struct ts_analysis *an, int cpu)
 	fputs("]", f);
 }
 
+/* The co-runners of a CPU, most time with the tick held first; null without switches. */
+static void json_co_runners(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c)
+{
+	const struct ts_task_time *o = &c->tasks_other;
+	int order[TS_MAX_TASKS], n = ts_task_order(c, order);
+
+	if (!an->caps.sched_switch) {
+		fputs("\"co_runners\":null,\"co_runners_other\":null", f);
+		return;
+	}
+	fputs("\"co_runners\":[", f);
+	for (int i = 0; i < n; i++) {
+		const struct ts_task_time *t = &c->tasks[order[i]];
+
+		fprintf(f, "%s{\"pid\":%d,\"comm\":", i ? "," : "", t->pid);
+		if (ts_comm_get(an, t->pid))
+			json_str(f, ts_comm_get(an, t->pid));
+		else
+			fputs("null", f);
+		fprintf(f, ",\"run_ns\":%" PRIu64 ",\"held_ns\":%" PRIu64 ",\"sched_ns\":%" PRIu64 "}",
+			t->run_ns, t->held_ns, t->sched_ns);
+	}
+	fprintf(f, "],\"co_runners_other\":{\"run_ns\":%" PRIu64 ",\"held_ns\":%" PRIu64
+		",\"sched_ns\":%" PRIu64 "}", o->run_ns, o->held_ns, o->sched_ns);
+}
+
 static void json_cpu(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c)
 {
 	struct ts_metrics m;
@@ -381,6 +450,8 @@ static void json_cpu(FILE *f, const struct ts_analysis *an, const struct ts_cpu 
 		fputs(",\"restarts\":null", f);
 	fputc(',', f);
 	json_culprits(f, an, c->cpu);
+	fputc(',', f);
+	json_co_runners(f, an, c);
 	fprintf(f, ",\"lost_events\":%" PRIu64 ",\"lost_gaps_unknown_size\":%" PRIu64 "}",
 		c->lost_events, c->lost_unknown);
 }
@@ -521,17 +592,21 @@ static void csv_segment(void *ctx, const struct ts_segment *s)
 			if (r->class == TS_RC_DEP)
 				fprintf(x->f, "@%s", ts_scope_name(r->scope));
 		}
-		fputc('\n', x->f);
+		if (s->task >= 0)
+			fprintf(x->f, ",%d\n", s->task);
+		else
+			fputs(",\n", x->f);
 	}
 	for (int i = 0; i < s->nr_ticks; i++)
-		fprintf(x->f, "tick,%d,%" PRIu64 ",%" PRIu64 ",,,\n", s->cpu, s->ticks[i] - base,
+		fprintf(x->f, "tick,%d,%" PRIu64 ",%" PRIu64 ",,,,\n", s->cpu, s->ticks[i] - base,
 			s->ticks[i] - base);
 }
 
 /*
  * ts_output_csv_attach - write the timeline as CSV while the analysis runs:
- * kind,cpu,start_ns,end_ns,tick,idle,reasons with times from the window
- * start, each CPU's rows in time order.  The caller owns csv and f, and
+ * kind,cpu,start_ns,end_ns,tick,idle,reasons,task with times from the
+ * window start, each CPU's rows in time order; task is the pid running
+ * (0 idle, empty when unknown).  The caller owns csv and f, and
  * keeps f out of sight until the analysis succeeded (outfile.h).
  */
 void ts_output_csv_attach(struct ts_analysis *an, struct ts_csv *csv, FILE *f)
@@ -540,5 +615,5 @@ void ts_output_csv_attach(struct ts_analysis *an, struct ts_csv *csv, FILE *f)
 	csv->an = an;
 	an->on_segment = csv_segment;
 	an->out_ctx = csv;
-	fprintf(f, "kind,cpu,start_ns,end_ns,tick,idle,reasons\n");
+	fprintf(f, "kind,cpu,start_ns,end_ns,tick,idle,reasons,task\n");
 }

@@ -448,6 +448,59 @@ static void test_timeline_order(void)
 	ts_analysis_free(&an);
 }
 
+/*
+ * Co-runners: the task each event names (common_pid) ran since the CPU's
+ * previous event; time with the tick held, and held by SCHED, per task.
+ */
+static void test_co_runners(void)
+{
+	const struct ts_task_time *t;
+	int order[TS_MAX_TASKS];
+	struct ts_cpu *c;
+
+	start(0, 1);
+	ts_analysis_set_initial(&an, 2, TS_TICK_UNKNOWN, TS_IDLE_BUSY);
+	/* task 100 alone and tickless, then 200 joins: SCHED for 100 ms */
+	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = 2, .ts = 10 * MS, .pid = 100,
+				 .stop = { .success = 1 } });
+	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = 2, .ts = 500 * MS, .pid = 100,
+				 .stop = { .dependency = 1 << 2, .has_scopes = 1,
+					   .deps = { 0, 1 << 2, 0, 0 } } });
+	restart(2, 500 * MS, TS_RESTART_DEPENDENCY);
+	for (int i = 0; i < 10; i++) {
+		uint64_t t0 = 500 * MS + i * 10 * MS;
+		struct ts_event ev = { .kind = TS_EV_SWITCH, .cpu = 2, .ts = t0 + 5 * MS,
+				       .pid = 100, .sw = { .prev_pid = 100, .next_pid = 200 } };
+
+		feed(&ev);
+		ev.ts = t0 + 10 * MS;
+		ev.pid = 200;
+		ev.sw.prev_pid = 200;
+		ev.sw.next_pid = 100;
+		feed(&ev);
+		/* the refusal after the switch: SCHED still holds the tick */
+		feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = 2, .ts = t0 + 10 * MS,
+					 .pid = 100, .stop = { .dependency = 1 << 2, .has_scopes = 1,
+							      .deps = { 0, 1 << 2, 0, 0 } } });
+	}
+	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = 2, .ts = 600 * MS, .pid = 100,
+				 .stop = { .success = 1 } });
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[2];
+	CU_ASSERT_EQUAL_FATAL(ts_task_order(c, order), 2);
+	t = &c->tasks[order[0]];
+	CU_ASSERT_EQUAL(t->pid, 100);
+	CU_ASSERT_EQUAL(t->run_ns, 1 * S - 50 * MS);	/* the first event names it */
+	CU_ASSERT_EQUAL(t->held_ns, 50 * MS);
+	t = &c->tasks[order[1]];
+	CU_ASSERT_EQUAL(t->pid, 200);
+	CU_ASSERT_EQUAL(t->run_ns, 50 * MS);
+	CU_ASSERT_EQUAL(t->held_ns, 50 * MS);
+	/* switches change the task, not the reasons, within a SCHED stretch */
+	CU_ASSERT_EQUAL(t->sched_ns, 50 * MS);
+	ts_analysis_free(&an);
+}
+
 /* A record too short for its format is a lost event, never silence. */
 static void test_bad_record(void)
 {
@@ -804,6 +857,7 @@ int main(int argc, char **argv)
 		{ "state: time range cut against the data", test_range_cuts },
 		{ "state: timeline in time order per CPU", test_timeline_order },
 		{ "state: an undecodable record is a lost event", test_bad_record },
+		{ "state: co-runners", test_co_runners },
 		{ "state: unknown values named by number", test_unknown_values },
 		{ "check: pass, not applicable, no verdict", test_check },
 		{ "check: reason names", test_reason_spec },
