@@ -677,6 +677,25 @@ int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_
 }
 
 /*
+ * ts_analysis_advance - charge every CPU up to ts without closing it, so
+ * that the numbers describe [window start, ts) while the stream goes on (a
+ * watcher reading them at intervals).  An event that arrives later with an
+ * older time changes the state from ts on.
+ */
+void ts_analysis_advance(struct ts_analysis *an, uint64_t ts)
+{
+	an->counting = 1;
+	for (int i = 0; i < an->nr_cpus; i++) {
+		struct ts_cpu *c = an->cpus[i];
+
+		if (c && !c->cut)
+			account(an, c, ts);
+	}
+	if (ts > an->win_end)
+		an->win_end = ts;
+}
+
+/*
  * ts_analysis_bad_record - a record of a CPU that could not be decoded:
  * whatever it said is unknown, so it counts as one lost event.
  */

@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 
 #include "check.h"
-#include "live.h"
+#include "record.h"
 #include "outfile.h"
 #include "output.h"
 #include "stream.h"

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * live.c - record tick events without causing what we measure.
+ * session.c - a recording session: tick events from this machine's kernel,
+ * without causing what we measure.
  *
- * The recorder works in a private tracing instance that it destroys on
- * every exit path, so the system's tracing state is left as found.  It pins
- * itself to CPUs it does not monitor, uses no perf events (a frequency-mode
- * perf event would set PERF_EVENTS on every nohz_full CPU), and reads the
- * per-CPU ring buffers with non-blocking reads at a fixed period: a reader
- * that never sleeps on a buffer never makes the kernel queue wake-up
- * irq_work on the CPU that writes it.
+ * The session works in a private tracing instance that it destroys on
+ * every exit path, so the system's tracing state is left as found.  Its
+ * owner pins itself to CPUs it does not monitor and uses no perf events (a
+ * frequency-mode perf event would set PERF_EVENTS on every nohz_full CPU);
+ * the session reads the per-CPU ring buffers with non-blocking reads when
+ * polled: a reader that never sleeps on a buffer never makes the kernel
+ * queue wake-up irq_work on the CPU that writes it.  Pages go to the same
+ * stream (stream.c) that reads files, so a live report and a file's report
+ * are the same code on the same bytes.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -21,18 +24,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
 
-#include "live.h"
+#include "session.h"
 #include "stream.h"
 
-#define POLL_MS		100
 #define INSTANCE_PREFIX	"tickstat_"
-#define TERM_GRACE_MS	5000	/* a command gets this long to obey SIGTERM */
 
 struct optional_event {
 	const char *system;
@@ -51,14 +50,6 @@ static const struct optional_event events[] = {
 };
 
 #define NR_EVENTS (int)(sizeof(events) / sizeof(events[0]))
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested++;
-}
 
 /* A growable text buffer for the META and END sections. */
 struct text {
@@ -186,7 +177,7 @@ static int tracefs_mounted(void)
 }
 
 /* Monitored CPUs: -C, else nohz_full, else every online CPU. */
-static int pick_cpus(const struct ts_record_opts *o, struct ts_cpuset *mon,
+static int pick_cpus(const struct ts_session_opts *o, struct ts_cpuset *mon,
 		     struct ts_cpuset *online, char *nohz, size_t nohz_len)
 {
 	struct ts_cpuset full;
@@ -219,14 +210,16 @@ static int pick_cpus(const struct ts_record_opts *o, struct ts_cpuset *mon,
 }
 
 /* Pin the recorder to the online CPUs it does not monitor. */
-static void pin_away(const struct ts_cpuset *mon, const struct ts_cpuset *online)
+static void pin_away(const struct ts_cpuset *mon)
 {
-	cpu_set_t set;
+	cpu_set_t online, set;
 	int n = 0;
 
 	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(online), &online))
+		CPU_ZERO(&online);
 	for (int c = 0; c < CPU_SETSIZE && c < TS_CPUSET_WORDS * 64; c++) {
-		if (ts_cpuset_has(online, c) && !ts_cpuset_has(mon, c)) {
+		if (CPU_ISSET(c, &online) && !ts_cpuset_has(mon, c)) {
 			CPU_SET(c, &set);
 			n++;
 		}
@@ -500,32 +493,6 @@ static void close_readers(struct reader *r)
 	free(r->page);
 }
 
-static pid_t start_command(char **argv, int *ready_pipe)
-{
-	int go[2];
-	pid_t pid;
-
-	if (pipe(go))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		char c;
-
-		close(go[1]);
-		/* wait until tracing runs, so the whole command is recorded */
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], argv);
-		fprintf(stderr, "tickstat: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(go[0]);
-	*ready_pipe = go[1];
-	return pid;
-}
-
 /* The name of a task the stream did not name, from /proc, for the END section. */
 static void add_comm(struct text *t, struct ts_analysis *an, int pid)
 {
@@ -571,7 +538,7 @@ static void end_text(struct text *t, struct tracefs_instance *inst, struct ts_an
 			add_comm(t, an, an->cpus[c]->tasks[i].pid);
 }
 
-static int setup_instance(struct tracefs_instance **instp, const struct ts_record_opts *o,
+static int setup_instance(struct tracefs_instance **instp, const struct ts_session_opts *o,
 			  uint64_t tick_fn, int *present)
 {
 	struct tracefs_instance *inst;
@@ -604,172 +571,163 @@ static int setup_instance(struct tracefs_instance **instp, const struct ts_recor
  * Returns 0, or -1 after printing why.  *cmd_status gets the command's
  * wait status (or -1).
  */
-/*
- * End the command: SIGTERM, then SIGKILL when it has not obeyed within
- * TERM_GRACE_MS or when the user presses Ctrl-C again.  Returns its wait
- * status.
- */
-static int stop_command(pid_t child)
-{
-	sig_atomic_t asked = stop_requested;
-	int status = 0;
 
-	kill(child, SIGTERM);
-	for (int ms = 0; ; ms += 50) {
-		struct timespec nap = { 0, 50 * 1000000L };
-
-		if (waitpid(child, &status, WNOHANG) == child)
-			return status;
-		if (ms >= TERM_GRACE_MS || stop_requested > asked) {
-			info_msg("tickstat: the command %s: killing it\n",
-				 ms >= TERM_GRACE_MS ? "ignored SIGTERM" : "is still running");
-			kill(child, SIGKILL);
-			waitpid(child, &status, 0);
-			return status;
-		}
-		nanosleep(&nap, NULL);
-	}
-}
-
-int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_command_end *cmd)
-{
+struct ts_session {
+	struct ts_analysis *an;
+	struct tracefs_instance *inst;
+	struct reader rd;
+	struct ts_stream s;
+	int stream_ok;
+	struct ksyms ksyms;
 	struct ts_cpuset mon, online;
-	struct tracefs_instance *inst = NULL;
-	struct reader rd = { .nr = 0 };
-	struct ts_stream s = { 0 };
-	struct text meta = { 0 }, end = { 0 };
-	struct ksyms ksyms = { 0 };
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct utsname uts;
-	char nohz[256], list[512];
-	int present[NR_EVENTS], go_fd = -1, ret = -1, stream_ok = 0;
-	uint64_t tick_fn, start, deadline;
-	pid_t child = -1;
-	FILE *out = o->output_file;
+	char nohz[256];
+	int present[NR_EVENTS];
+	uint64_t start;
+};
 
-	cmd->status = -1;
-	cmd->stopped = 0;
+/*
+ * ts_session_start - set up the instance, take the start snapshot and
+ * switch tracing on.  out, when set, gets the recording.  Returns the
+ * session, or NULL after saying why (nothing is left behind).
+ */
+struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_analysis *an,
+				    FILE *out)
+{
+	struct ts_session *ss = calloc(1, sizeof(*ss));
+	struct text meta = { 0 };
+	struct utsname uts;
+	uint64_t tick_fn;
+	char list[512];
+
+	if (!ss) {
+		err_msg("out of memory\n");
+		return NULL;
+	}
+	ss->an = an;
+	ss->rd.nr = 0;
 	if (geteuid()) {
-		err_msg("record needs root (it creates a tracing instance)\n");
-		return -1;
+		err_msg("recording needs root (it creates a tracing instance)\n");
+		goto fail;
 	}
 	if (!tracefs_mounted() || !tracefs_tracing_dir()) {
 		err_msg("tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)\n");
-		return -1;
+		goto fail;
 	}
-	if (pick_cpus(o, &mon, &online, nohz, sizeof(nohz)))
-		return -1;
-	load_ksyms(&ksyms, &tick_fn);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	if (o->command) {
-		child = start_command(o->command, &go_fd);
-		if (child < 0) {
-			err_msg("cannot start the command: %s\n", strerror(errno));
-			goto out;
-		}
+	if (pick_cpus(o, &ss->mon, &ss->online, ss->nohz, sizeof(ss->nohz)))
+		goto fail;
+	if (o->pin_away)
+		pin_away(&ss->mon);
+	load_ksyms(&ss->ksyms, &tick_fn);
+	if (setup_instance(&ss->inst, o, tick_fn, ss->present))
+		goto fail;
+	if (ts_stream_init(&ss->s, an, out)) {
+		err_msg("%s\n", ss->s.err);
+		goto fail;
 	}
-	pin_away(&mon, &online);
-	if (setup_instance(&inst, o, tick_fn, present))
-		goto out;
-	if (ts_stream_init(&s, an, out)) {
-		err_msg("%s\n", s.err);
-		goto out;
-	}
-	stream_ok = 1;
+	ss->stream_ok = 1;
 
-	start = ts_now_ns();
-	tracefs_trace_on(inst);
+	ss->start = ts_now_ns();
+	tracefs_trace_on(ss->inst);
 	uname(&uts);
-	text_add(&meta, "start_ns=%llu\n", (unsigned long long)start);
-	snapshot(&meta, &online);
+	text_add(&meta, "start_ns=%llu\n", (unsigned long long)ss->start);
+	snapshot(&meta, &ss->online);
 	text_add(&meta, "snapshot_ns=%llu\n", (unsigned long long)ts_now_ns());
-	ts_cpuset_format(&online, list, sizeof(list));
-	text_add(&meta, "cpus=%s\nnohz_full=%s\n", list, nohz);
-	ts_cpuset_format(&mon, list, sizeof(list));
+	ts_cpuset_format(&ss->online, list, sizeof(list));
+	text_add(&meta, "cpus=%s\nnohz_full=%s\n", list, ss->nohz);
+	ts_cpuset_format(&ss->mon, list, sizeof(list));
 	text_add(&meta, "monitored=%s\nkernel=%s\nclock=mono\npage_size=%d\nlong_size=%d\n",
 		 list, uts.release, (int)getpagesize(), (int)sizeof(long));
 	if (tick_fn)
 		text_add(&meta, "tick_sched_timer=0x%llx\n", (unsigned long long)tick_fn);
 	text_add(&meta, "recorder=tickstat %s\n", TICKSTAT_VERSION);
 	snprintf(an->source_kind, sizeof(an->source_kind), "live");
-	if (o->output)
-		snprintf(an->source_path, sizeof(an->source_path), "%s", o->output);
-	if (!meta.buf || ts_stream_meta(&s, meta.buf, meta.len)) {
-		err_msg("%s\n", s.err);
-		goto out;
+	if (!meta.buf || ts_stream_meta(&ss->s, meta.buf, meta.len)) {
+		err_msg("%s\n", ss->s.err);
+		free(meta.buf);
+		goto fail;
 	}
-	if (save_formats(&s, present))
-		goto out;
-	rd.page_size = getpagesize();
-	if (open_readers(&rd, inst, &online))
-		goto out;
+	free(meta.buf);
+	if (save_formats(&ss->s, ss->present))
+		goto fail;
+	ss->rd.page_size = getpagesize();
+	if (open_readers(&ss->rd, ss->inst, &ss->online))
+		goto fail;
+	return ss;
+fail:
+	ts_session_free(ss);
+	return NULL;
+}
 
-	info_msg("tickstat: recording CPUs %s%s\n", list,
-		 o->duration > 0 ? "" : o->command ? " until the command exits" : " until Ctrl-C");
-	if (go_fd >= 0) {
-		if (write(go_fd, "g", 1) != 1)
-			err_msg("cannot start the command\n");
-		close(go_fd);
-		go_fd = -1;
-	}
-	deadline = o->duration > 0 ? start + (uint64_t)(o->duration * 1e9) : 0;
-	while (!stop_requested) {
-		struct timespec nap = { 0, POLL_MS * 1000000L };
-		int status;
+/* ts_session_monitored - the CPUs the session reports */
+const struct ts_cpuset *ts_session_monitored(const struct ts_session *ss)
+{
+	return &ss->mon;
+}
 
-		if (drain(&rd, &s))
-			goto out;
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
-			cmd->status = status;
-			child = -1;
-			if (!deadline)
-				break;
-		}
-		if (deadline && ts_now_ns() >= deadline)
-			break;
-		nanosleep(&nap, NULL);
-	}
-	tracefs_trace_off(inst);
-	{
-		uint64_t stop = ts_now_ns();
+/* ts_session_start_ns - when tracing was switched on (CLOCK_MONOTONIC) */
+uint64_t ts_session_start_ns(const struct ts_session *ss)
+{
+	return ss->start;
+}
 
-		if (drain(&rd, &s))
-			goto out;
-		end_text(&end, inst, an, &ksyms, &online, stop);
-	}
-	if (!end.buf || ts_stream_end(&s, end.buf, end.len)) {
-		err_msg("%s\n", s.err);
+/*
+ * ts_session_poll - move what the ring buffers hold into the analysis
+ * (and the recording).  Returns 0, or -1 after saying why.
+ */
+int ts_session_poll(struct ts_session *ss)
+{
+	return drain(&ss->rd, &ss->s);
+}
+
+/*
+ * ts_session_stop - switch tracing off, take the rest, write the end of
+ * the recording and close the analysis at this moment.  Returns 0, or -1
+ * after saying why.
+ */
+int ts_session_stop(struct ts_session *ss)
+{
+	struct ts_analysis *an = ss->an;
+	struct text end = { 0 };
+	uint64_t stop;
+	int ret = -1;
+
+	tracefs_trace_off(ss->inst);
+	stop = ts_now_ns();
+	if (drain(&ss->rd, &ss->s))
+		return -1;
+	end_text(&end, ss->inst, an, &ss->ksyms, &ss->online, stop);
+	if (!end.buf || ts_stream_end(&ss->s, end.buf, end.len)) {
+		err_msg("%s\n", ss->s.err);
 		goto out;
 	}
-	ts_analysis_finish(an, s.end_ns);
+	ts_analysis_finish(an, ss->s.end_ns);
 	debug_msg("tickstat: %llu pages, %llu records, %llu undecodable records, %llu bad pages\n",
-		  (unsigned long long)s.pages, (unsigned long long)s.records,
+		  (unsigned long long)ss->s.pages, (unsigned long long)ss->s.records,
 		  (unsigned long long)an->bad_records, (unsigned long long)an->bad_pages);
-	if (s.out_error) {
-		err_msg("%s: write error: %s\n", o->output, strerror(s.out_error));
+	if (ss->s.out_error) {
+		err_msg("write error: %s\n", strerror(ss->s.out_error));
 		goto out;
 	}
 	ret = 0;
 out:
-	if (child > 0) {
-		if (go_fd >= 0)
-			close(go_fd);
-		cmd->status = stop_command(child);
-		cmd->stopped = 1;
-	}
-	close_readers(&rd);
-	if (inst) {
-		tracefs_trace_off(inst);
-		tracefs_event_disable(inst, NULL, NULL);
-		tracefs_instance_destroy(inst);
-		tracefs_instance_free(inst);
-	}
-	if (stream_ok)
-		ts_stream_free(&s);
-	free(meta.buf);
 	free(end.buf);
-	free(ksyms.sym);
 	return ret;
+}
+
+/* ts_session_free - destroy the instance (on every path) and free the session */
+void ts_session_free(struct ts_session *ss)
+{
+	if (!ss)
+		return;
+	close_readers(&ss->rd);
+	if (ss->inst) {
+		tracefs_trace_off(ss->inst);
+		tracefs_event_disable(ss->inst, NULL, NULL);
+		tracefs_instance_destroy(ss->inst);
+		tracefs_instance_free(ss->inst);
+	}
+	if (ss->stream_ok)
+		ts_stream_free(&ss->s);
+	free(ss->ksyms.sym);
+	free(ss);
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * live.h - record tick events from this machine's kernel.
+ * record.h - tickstat record: a session around a command or a duration.
  */
-#ifndef TICKSTAT_LIVE_H
-#define TICKSTAT_LIVE_H
+#ifndef TICKSTAT_RECORD_H
+#define TICKSTAT_RECORD_H
 
 #include "analysis.h"
 #include "util.h"
