@@ -671,6 +671,17 @@ uint64_t ts_session_start_ns(const struct ts_session *ss)
 }
 
 /*
+ * ts_session_symbol - the kernel function that holds addr (a caller of
+ * tick_dep_set), from /proc/kallsyms as read at the start; NULL if none
+ */
+const char *ts_session_symbol(const struct ts_session *ss, uint64_t addr)
+{
+	const struct ksym *s = ksym_of(&ss->ksyms, addr);
+
+	return s ? s->name : NULL;
+}
+
+/*
  * ts_session_poll - move what the ring buffers hold into the analysis
  * (and the recording).  Returns 0, or -1 after saying why.
  */
