@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * series.h - tickstat monitor's cumulative series: what the state machine
+ * has counted since the monitor started, with bounded label sets, written
+ * as Prometheus text.
+ *
+ * Most counters are read straight from the analysis, whose numbers only
+ * grow.  Culprits and co-runners are the exception: the analysis keeps
+ * them in fixed tables that would fill up over days, so each update moves
+ * their counts into series of their own (labelled by command name and
+ * kernel function, never by pid) and empties the tables.  A CPU gets at
+ * most `top` such series per reason and scope (culprits) or in all
+ * (co-runners), the first ones seen; the rest add to a series labelled
+ * "other".  A series, once there, stays: no counter ever goes down.
+ */
+#ifndef TICKSTAT_SERIES_H
+#define TICKSTAT_SERIES_H
+
+#include <stdint.h>
+
+#include "analysis.h"
+#include "promtext.h"
+
+/* One culprit or co-runner series. */
+struct ts_row {
+	int cpu;			/* -1: every CPU (a global dependency) */
+	int bit;			/* culprits: dependency bit; -1 co-runners */
+	int scope;
+	char comm[16];			/* "other" for the rest */
+	char caller[64];
+	uint64_t v[3];			/* culprits: sets, clears; co-runners: run, held, sched ns */
+};
+
+struct ts_rows {
+	struct ts_row *row;
+	int nr;
+	int cap;
+};
+
+/* What the monitor knows of itself, for the exposition. */
+struct ts_monitor_self {
+	uint64_t start_unix_ns;		/* CLOCK_REALTIME at the start */
+	uint64_t clock_ns;		/* CLOCK_MONOTONIC the counters are charged up to */
+	uint64_t updates;
+	uint64_t scrapes;
+	uint64_t textfile_errors;
+	uint64_t cpu_ns;		/* its own CPU time, user and system */
+	uint64_t rss_bytes;		/* its resident memory */
+	const char *kernel;
+};
+
+struct ts_series {
+	int top;
+	uint64_t prev_busy[TS_MAX_CPUS][2];	/* last update's busy stopped, running ns */
+	double ratio[TS_MAX_CPUS];		/* last interval's busy tickless share; <0 none */
+	int online[TS_MAX_CPUS];
+	struct ts_rows culprits;
+	struct ts_rows tasks;
+	uint64_t culprits_dropped;
+	uint64_t comm_resets;
+};
+
+/* Names a kernel text address; NULL when unknown. */
+typedef const char *(*ts_symbol_fn)(const void *ctx, uint64_t addr);
+
+void ts_series_init(struct ts_series *s, int top);
+void ts_series_free(struct ts_series *s);
+void ts_series_take(struct ts_series *s, struct ts_analysis *an, ts_symbol_fn sym,
+		    const void *sym_ctx);
+void ts_series_write(const struct ts_series *s, const struct ts_analysis *an,
+		     const struct ts_monitor_self *self, struct ts_prom *p);
+
+#endif
