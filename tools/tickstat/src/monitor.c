@@ -262,11 +262,10 @@ static int start(struct monitor *m)
 	if (poll_session(m) || publish(m, 1))
 		return -1;
 	ts_cpuset_format(ts_session_monitored(m->ss), list, sizeof(list));
-	info_msg("tickstat: monitoring CPUs %s every %g s%s%s%s%s\n", list, m->o->interval,
-		 m->o->textfile ? ", textfile " : "", m->o->textfile ? m->o->textfile : "",
-		 m->httpd ? ", http://" : "", m->httpd ? ts_httpd_address(m->httpd) : "");
-	if (m->httpd)
-		info_msg("tickstat: serving http://%s/metrics\n", ts_httpd_address(m->httpd));
+	info_msg("tickstat: monitoring CPUs %s every %g s%s%s%s%s%s\n", list, m->o->interval,
+		 m->o->textfile ? "; textfile " : "", m->o->textfile ? m->o->textfile : "",
+		 m->httpd ? "; http://" : "", m->httpd ? ts_httpd_address(m->httpd) : "",
+		 m->httpd ? "/metrics" : "");
 	return 0;
 }
 

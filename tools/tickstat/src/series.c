@@ -11,12 +11,17 @@
 #include "metrics.h"
 #include "series.h"
 
-#define OTHER	"other"
+#define OTHER			"other"
+#define CULPRIT_MIN_SETS	1			/* a culprit is named from its first set */
+#define TASK_MIN_HELD_NS	1000000ULL		/* a co-runner once it held the tick 1 ms */
+#define RETIRE_NS		(3600 * 1000000000ULL)	/* a named series unchanged this long goes */
 
 void ts_series_init(struct ts_series *s, int top)
 {
 	memset(s, 0, sizeof(*s));
 	s->top = top;
+	s->culprits.sig = 0;		/* sets */
+	s->tasks.sig = 1;		/* held ns */
 	for (int c = 0; c < TS_MAX_CPUS; c++) {
 		s->ratio[c] = -1;
 		s->online[c] = 1;
@@ -26,43 +31,88 @@ void ts_series_init(struct ts_series *s, int top)
 void ts_series_free(struct ts_series *s)
 {
 	free(s->culprits.row);
+	free(s->culprits.pend);
 	free(s->tasks.row);
-	s->culprits.row = NULL;
-	s->tasks.row = NULL;
+	free(s->tasks.pend);
+	memset(&s->culprits, 0, sizeof(s->culprits));
+	memset(&s->tasks, 0, sizeof(s->tasks));
 }
 
-static int same_row(const struct ts_row *r, int cpu, int bit, int scope, const char *comm,
-		    const char *caller)
+static int same_group(const struct ts_row *a, const struct ts_row *b)
 {
-	return r->cpu == cpu && r->bit == bit && r->scope == scope && !strcmp(r->comm, comm) &&
-	       !strcmp(r->caller, caller);
+	return a->cpu == b->cpu && a->bit == b->bit && a->scope == b->scope;
 }
 
-/*
- * The series of (cpu, bit, scope, comm, caller): the existing one, a new
- * one while the CPU has fewer than top of them for this bit and scope, else
- * the CPU's "other" series for it.  NULL only when out of memory.
- */
-static struct ts_row *row_of(struct ts_rows *t, int top, int cpu, int bit, int scope,
-			     const char *comm, const char *caller)
+static int same_key(const struct ts_row *a, const struct ts_row *b)
 {
-	int named = 0;
+	return same_group(a, b) && !strcmp(a->comm, b->comm) && !strcmp(a->caller, b->caller);
+}
+
+static int by_key(const void *x, const void *y)
+{
+	const struct ts_row *a = x, *b = y;
+
+	if (a->cpu != b->cpu)
+		return a->cpu - b->cpu;
+	if (a->bit != b->bit)
+		return a->bit - b->bit;
+	if (a->scope != b->scope)
+		return a->scope - b->scope;
+	if (strcmp(a->comm, b->comm))
+		return strcmp(a->comm, b->comm);
+	return strcmp(a->caller, b->caller);
+}
+
+/* The significance of an interval's numbers: sets (culprits), held time (co-runners). */
+static int sig_index(const struct ts_rows *t)
+{
+	return t == NULL ? 0 : t->sig;
+}
+
+static const struct ts_rows *sort_rows;
+
+static int by_group_then_sig(const void *x, const void *y)
+{
+	const struct ts_row *a = x, *b = y;
+	int k = sig_index(sort_rows);
+
+	if (!same_group(a, b))
+		return by_key(a, b);
+	if (a->v[k] != b->v[k])
+		return a->v[k] < b->v[k] ? 1 : -1;
+	return by_key(a, b);
+}
+
+/* One interval's numbers of a key, summed in later (pids that share a name). */
+static void pend(struct ts_rows *t, int cpu, int bit, int scope, const char *comm,
+		 const char *caller, const uint64_t *v)
+{
 	struct ts_row *r;
 
-	for (int i = 0; i < t->nr; i++) {
-		r = &t->row[i];
-		if (same_row(r, cpu, bit, scope, comm, caller))
-			return r;
-		if (r->cpu == cpu && r->bit == bit && r->scope == scope && strcmp(r->comm, OTHER))
-			named++;
+	if (t->nr_pend == t->cap_pend) {
+		int cap = t->cap_pend ? t->cap_pend * 2 : 64;
+		struct ts_row *more = realloc(t->pend, cap * sizeof(*more));
+
+		if (!more)
+			return;
+		t->pend = more;
+		t->cap_pend = cap;
 	}
-	if (named >= top) {
-		comm = OTHER;
-		caller = caller[0] ? OTHER : "";
-		for (int i = 0; i < t->nr; i++)
-			if (same_row(&t->row[i], cpu, bit, scope, comm, caller))
-				return &t->row[i];
-	}
+	r = &t->pend[t->nr_pend++];
+	memset(r, 0, sizeof(*r));
+	r->cpu = cpu;
+	r->bit = bit;
+	r->scope = scope;
+	snprintf(r->comm, sizeof(r->comm), "%s", comm);
+	snprintf(r->caller, sizeof(r->caller), "%s", caller);
+	memcpy(r->v, v, sizeof(r->v));
+}
+
+static struct ts_row *new_row(struct ts_rows *t, const struct ts_row *like, const char *comm,
+			      const char *caller)
+{
+	struct ts_row *r;
+
 	if (t->nr == t->cap) {
 		int cap = t->cap ? t->cap * 2 : 32;
 		struct ts_row *more = realloc(t->row, cap * sizeof(*more));
@@ -74,12 +124,74 @@ static struct ts_row *row_of(struct ts_rows *t, int top, int cpu, int bit, int s
 	}
 	r = &t->row[t->nr++];
 	memset(r, 0, sizeof(*r));
-	r->cpu = cpu;
-	r->bit = bit;
-	r->scope = scope;
+	r->cpu = like->cpu;
+	r->bit = like->bit;
+	r->scope = like->scope;
 	snprintf(r->comm, sizeof(r->comm), "%s", comm);
 	snprintf(r->caller, sizeof(r->caller), "%s", caller);
 	return r;
+}
+
+static void add_to(struct ts_row *r, const struct ts_row *p, uint64_t now)
+{
+	for (int k = 0; k < 3; k++)
+		r->v[k] += p->v[k];
+	if (p->v[0] || p->v[1] || p->v[2])
+		r->changed = now;
+}
+
+/*
+ * Move an interval's numbers into the series.  A key that has a series
+ * adds to it.  The others, most significant first, get a series of their
+ * own while their group has fewer than top and they reach min; the rest
+ * add to the group's "other".  A named series that has not grown for
+ * RETIRE_NS is removed (Prometheus has long marked it stale by then), so
+ * that the slots of a monitor that runs for weeks go to what happens now.
+ */
+static void commit(struct ts_rows *t, int top, uint64_t min, uint64_t now)
+{
+	int n = 0;
+
+	/* sum the pids that share a name */
+	qsort(t->pend, t->nr_pend, sizeof(*t->pend), by_key);
+	for (int i = 0; i < t->nr_pend; i++) {
+		if (n && same_key(&t->pend[n - 1], &t->pend[i])) {
+			for (int k = 0; k < 3; k++)
+				t->pend[n - 1].v[k] += t->pend[i].v[k];
+			continue;
+		}
+		t->pend[n++] = t->pend[i];
+	}
+	sort_rows = t;
+	qsort(t->pend, n, sizeof(*t->pend), by_group_then_sig);
+	for (int i = 0; i < n; i++) {
+		const struct ts_row *p = &t->pend[i];
+		struct ts_row *named = NULL, *other = NULL;
+		int in_group = 0;
+
+		for (int j = 0; j < t->nr; j++) {
+			struct ts_row *r = &t->row[j];
+
+			if (!same_group(r, p))
+				continue;
+			if (same_key(r, p))
+				named = r;
+			else if (!strcmp(r->comm, OTHER))
+				other = r;
+			else
+				in_group++;
+		}
+		if (!named && in_group < top && p->v[t->sig] >= min)
+			named = new_row(t, p, p->comm, p->caller);
+		if (!named && !other)
+			other = new_row(t, p, OTHER, p->caller[0] ? OTHER : "");
+		if (named || other)
+			add_to(named ? named : other, p, now);
+	}
+	t->nr_pend = 0;
+	for (int j = t->nr - 1; j >= 0; j--)
+		if (strcmp(t->row[j].comm, OTHER) && now - t->row[j].changed > RETIRE_NS)
+			t->row[j] = t->row[--t->nr];
 }
 
 /* A task's name: from sched_switch, else /proc, else "unknown". */
@@ -115,16 +227,12 @@ static void take_culprits(struct ts_series *s, struct ts_analysis *an, ts_symbol
 	for (int i = 0; i < an->nr_culprits; i++) {
 		const struct ts_culprit *k = &an->culprits[i];
 		const char *fn = sym ? sym(sym_ctx, k->caller) : NULL;
-		struct ts_row *r;
+		uint64_t v[3] = { k->sets, k->clears, 0 };
 
 		if (k->cpu >= 0 && !reported(an, k->cpu))
 			continue;	/* a CPU the monitor does not watch */
-		r = row_of(&s->culprits, s->top, k->cpu, (int)k->bit, k->scope,
-			   comm_of(an, k->pid, comm, sizeof(comm)), fn ? fn : "unknown");
-		if (r) {
-			r->v[0] += k->sets;
-			r->v[1] += k->clears;
-		}
+		pend(&s->culprits, k->cpu, (int)k->bit, k->scope,
+		     comm_of(an, k->pid, comm, sizeof(comm)), fn ? fn : "unknown", v);
 	}
 	s->culprits_dropped += an->culprits_dropped;
 	an->culprits_dropped = 0;
@@ -133,18 +241,12 @@ static void take_culprits(struct ts_series *s, struct ts_analysis *an, ts_symbol
 	an->nr_culprits = 0;
 }
 
-static void add_task(struct ts_series *s, int cpu, const char *comm, const struct ts_task_time *t)
+static void pend_task(struct ts_series *s, int cpu, const char *comm, const struct ts_task_time *t)
 {
-	struct ts_row *r;
+	uint64_t v[3] = { t->run_ns, t->held_ns, t->sched_ns };
 
-	if (!t->run_ns)
-		return;
-	r = row_of(&s->tasks, s->top, cpu, -1, -1, comm, "");
-	if (r) {
-		r->v[0] += t->run_ns;
-		r->v[1] += t->held_ns;
-		r->v[2] += t->sched_ns;
-	}
+	if (t->run_ns)
+		pend(&s->tasks, cpu, -1, -1, comm, "", v);
 }
 
 /* Move a CPU's co-runners into the series (if reported) and empty its table. */
@@ -153,9 +255,9 @@ static void take_tasks(struct ts_series *s, struct ts_analysis *an, struct ts_cp
 	char comm[32];
 
 	for (int i = 0; i < c->nr_tasks && c->active; i++)
-		add_task(s, c->cpu, comm_of(an, c->tasks[i].pid, comm, sizeof(comm)), &c->tasks[i]);
+		pend_task(s, c->cpu, comm_of(an, c->tasks[i].pid, comm, sizeof(comm)), &c->tasks[i]);
 	if (c->active)
-		add_task(s, c->cpu, OTHER, &c->tasks_other);
+		pend_task(s, c->cpu, OTHER, &c->tasks_other);
 	/* the analysis fills a new entry without zeroing its times */
 	memset(c->tasks, 0, sizeof(c->tasks));
 	memset(&c->tasks_other, 0, sizeof(c->tasks_other));
@@ -174,6 +276,7 @@ void ts_series_take(struct ts_series *s, struct ts_analysis *an, ts_symbol_fn sy
 		    const void *sym_ctx)
 {
 	take_culprits(s, an, sym, sym_ctx);
+	commit(&s->culprits, s->top, CULPRIT_MIN_SETS, an->win_end);
 	for (int i = 0; i < an->nr_cpus; i++) {
 		struct ts_cpu *c = an->cpus[i];
 		uint64_t stopped, running, d_stopped, d_running;
@@ -189,6 +292,7 @@ void ts_series_take(struct ts_series *s, struct ts_analysis *an, ts_symbol_fn sy
 		s->prev_busy[i][1] = running;
 		take_tasks(s, an, c);
 	}
+	commit(&s->tasks, s->top, TASK_MIN_HELD_NS, an->win_end);
 	if (an->comms && an->nr_comms >= an->comm_slots / 2) {
 		memset(an->comms, 0, an->comm_slots * sizeof(*an->comms));
 		an->nr_comms = 0;

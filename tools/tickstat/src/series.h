@@ -10,8 +10,11 @@
  * their counts into series of their own (labelled by command name and
  * kernel function, never by pid) and empties the tables.  A CPU gets at
  * most `top` such series per reason and scope (culprits) or in all
- * (co-runners), the first ones seen; the rest add to a series labelled
- * "other".  A series, once there, stays: no counter ever goes down.
+ * (co-runners); a key gets one when there is room and it is significant in
+ * an interval (a culprit from its first set, a co-runner once it held the
+ * tick for 1 ms), the most significant first; the rest add to a series
+ * labelled "other".  No series ever goes down; a named one that has not
+ * grown for an hour is dropped, and its slot goes to what happens now.
  */
 #ifndef TICKSTAT_SERIES_H
 #define TICKSTAT_SERIES_H
@@ -29,12 +32,17 @@ struct ts_row {
 	char comm[16];			/* "other" for the rest */
 	char caller[64];
 	uint64_t v[3];			/* culprits: sets, clears; co-runners: run, held, sched ns */
+	uint64_t changed;		/* when it last grew (CLOCK_MONOTONIC ns) */
 };
 
 struct ts_rows {
-	struct ts_row *row;
+	struct ts_row *row;		/* the series */
 	int nr;
 	int cap;
+	struct ts_row *pend;		/* this interval's numbers, before they are placed */
+	int nr_pend;
+	int cap_pend;
+	int sig;			/* which v[] ranks a key for a named series */
 };
 
 /* What the monitor knows of itself, for the exposition. */

@@ -192,8 +192,11 @@ static void test_series_counters(void)
 	/* the co-runner table was emptied; its numbers live on in the series */
 	CU_ASSERT_EQUAL(an.cpus[1]->nr_tasks, 0);
 	update(3 * S);
-	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_corunner_seconds_total{cpu=\"1\",comm=\"task100\"} "),
+	/* task 100 never held the tick: no series of its own */
+	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_corunner_seconds_total{cpu=\"1\",comm=\"other\"} "),
 			       2.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_corunner_seconds_total{cpu=\"1\",comm=\"task200\"} "),
+			       0.5, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(value_of(RATIO), 1.0, 1e-9);
 	/* an interval without busy time has no ratio */
 	sw(1, 3 * S, 100, 0);
@@ -231,19 +234,39 @@ static void test_series_bounded(void)
 	snprintf(prefix, sizeof(prefix),
 		 "tickstat_culprit_sets_total{cpu=\"1\",reason=\"SCHED\",scope=\"CPU\",comm=\"waker1001\",caller=\"wake_up_new_task\"} ");
 	CU_ASSERT_DOUBLE_EQUAL(value_of(prefix), 2, 1e-9);
-	/* co-runners: 100 tasks on CPU 2, more than the analysis' table holds */
+	/*
+	 * co-runners: 100 tasks on CPU 2 while SCHED holds the tick, more than
+	 * the analysis' table holds (64; the last, 0.901 s, is beyond it): the
+	 * task that held it 0.5 s before them is named first, then two of those
+	 * that held it 1 ms; the rest is other
+	 */
+	stop_sched(2, 40500 * MS, 1);
 	for (int i = 0; i < 100; i++)
-		sw(2, 41 * S + i * MS, i ? 3000 + i - 1 : 0, 3000 + i);
+		sw(2, 41 * S + i * MS, i ? 3000 + i - 1 : 1, 3000 + i);
 	update(42 * S);
 	CU_ASSERT_EQUAL(ser.tasks.nr, 4);		/* three named, other */
+	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_corunner_held_seconds_total{cpu=\"2\",comm=\"task1\"} "),
+			       0.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_corunner_held_seconds_total{cpu=\"2\",comm=\"task3000\"} "),
+			       0.001, 1e-9);
+	CU_ASSERT_EQUAL(value_of("tickstat_corunner_held_seconds_total{cpu=\"2\",comm=\"task3002\"} "),
+			-1);
 	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_corunner_seconds_total{cpu=\"2\",comm=\"other\"} "),
-			       0.096 + 0.901, 1e-9);
+			       0.998, 1e-9);
 	/* the comm table is emptied once half full */
 	for (int pid = 10000; pid < 15000; pid++)
 		ts_comm_set(&an, pid, "x");
 	update(43 * S);
 	CU_ASSERT_EQUAL(an.nr_comms, 0);
 	CU_ASSERT_EQUAL(ser.comm_resets, 1);
+	/* an hour without growth: the named series go, other stays, slots free */
+	update(42 * S + 3601 * S);
+	CU_ASSERT_EQUAL(ser.culprits.nr, 1);
+	CU_ASSERT_EQUAL(ser.tasks.nr, 1);
+	dep_set(1, 3700 * S, 5000, 0x1000);
+	update(3701 * S);
+	CU_ASSERT_EQUAL(ser.culprits.nr, 2);
+	CU_ASSERT_EQUAL(value_of(prefix), -1);		/* waker1001 is gone */
 	finish();
 }
 
