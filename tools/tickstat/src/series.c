@@ -140,12 +140,60 @@ static void add_to(struct ts_row *r, const struct ts_row *p, uint64_t now)
 		r->changed = now;
 }
 
+static void drop_row(struct ts_rows *t, int j)
+{
+	t->row[j] = t->row[--t->nr];
+	t->retired++;
+}
+
 /*
- * Move an interval's numbers into the series.  A key that has a series
- * adds to it.  The others, most significant first, get a series of their
- * own while their group has fewer than top and they reach min; the rest
- * add to the group's "other".  A named series that has not grown for
- * RETIRE_NS is removed (Prometheus has long marked it stale by then), so
+ * Place one key's numbers of an interval: in its series if it has one;
+ * else in a new one if it reaches min and its group has room, or can make
+ * room: the group's smallest named series (by its whole life) gives way to
+ * a key that did more in this one interval.  Else in the group's "other".
+ */
+static void place(struct ts_rows *t, const struct ts_row *p, int top, uint64_t min,
+		  uint64_t now)
+{
+	struct ts_row *named = NULL, *other = NULL;
+	int k = t->sig, in_group = 0, smallest = -1;
+
+	for (int j = 0; j < t->nr; j++) {
+		struct ts_row *r = &t->row[j];
+
+		if (!same_group(r, p))
+			continue;
+		if (same_key(r, p)) {
+			named = r;
+		} else if (strcmp(r->comm, OTHER)) {
+			in_group++;
+			if (smallest < 0 || r->v[k] < t->row[smallest].v[k])
+				smallest = j;
+		}
+	}
+	if (!named && strcmp(p->comm, OTHER) && p->v[k] >= min) {
+		if (in_group >= top && smallest >= 0 && t->row[smallest].v[k] < p->v[k]) {
+			drop_row(t, smallest);
+			in_group--;
+		}
+		if (in_group < top)
+			named = new_row(t, p, p->comm, p->caller);
+	}
+	if (!named) {
+		for (int j = 0; j < t->nr && !other; j++)
+			if (same_group(&t->row[j], p) && !strcmp(t->row[j].comm, OTHER))
+				other = &t->row[j];
+		if (!other)
+			other = new_row(t, p, OTHER, p->caller[0] ? OTHER : "");
+	}
+	if (named || other)
+		add_to(named ? named : other, p, now);
+}
+
+/*
+ * Move an interval's numbers into the series, the most significant keys of
+ * each group first (see place()).  A named series that has not grown for
+ * RETIRE_NS is removed too (Prometheus has long marked it stale by then), so
  * that the slots of a monitor that runs for weeks go to what happens now.
  */
 static void commit(struct ts_rows *t, int top, uint64_t min, uint64_t now)
@@ -164,34 +212,12 @@ static void commit(struct ts_rows *t, int top, uint64_t min, uint64_t now)
 	}
 	sort_rows = t;
 	qsort(t->pend, n, sizeof(*t->pend), by_group_then_sig);
-	for (int i = 0; i < n; i++) {
-		const struct ts_row *p = &t->pend[i];
-		struct ts_row *named = NULL, *other = NULL;
-		int in_group = 0;
-
-		for (int j = 0; j < t->nr; j++) {
-			struct ts_row *r = &t->row[j];
-
-			if (!same_group(r, p))
-				continue;
-			if (same_key(r, p))
-				named = r;
-			else if (!strcmp(r->comm, OTHER))
-				other = r;
-			else
-				in_group++;
-		}
-		if (!named && in_group < top && p->v[t->sig] >= min)
-			named = new_row(t, p, p->comm, p->caller);
-		if (!named && !other)
-			other = new_row(t, p, OTHER, p->caller[0] ? OTHER : "");
-		if (named || other)
-			add_to(named ? named : other, p, now);
-	}
+	for (int i = 0; i < n; i++)
+		place(t, &t->pend[i], top, min, now);
 	t->nr_pend = 0;
 	for (int j = t->nr - 1; j >= 0; j--)
 		if (strcmp(t->row[j].comm, OTHER) && now - t->row[j].changed > RETIRE_NS)
-			t->row[j] = t->row[--t->nr];
+			drop_row(t, j);
 }
 
 /* A task's name: from sched_switch, else /proc, else "unknown". */
@@ -565,6 +591,9 @@ static void write_self(const struct ts_series *s, const struct ts_analysis *an,
 	ts_prom_family(p, "tickstat_comm_table_resets_total", "counter",
 		       "Times the table of command names was emptied to stay bounded.");
 	ts_prom_u64(p, "tickstat_comm_table_resets_total", NULL, s->comm_resets);
+	ts_prom_family(p, "tickstat_series_dropped_total", "counter",
+		       "Named culprit and co-runner series dropped: they gave way to a bigger one, or did not grow for an hour.");
+	ts_prom_u64(p, "tickstat_series_dropped_total", NULL, s->culprits.retired + s->tasks.retired);
 }
 
 /*

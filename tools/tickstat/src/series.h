@@ -10,11 +10,13 @@
  * their counts into series of their own (labelled by command name and
  * kernel function, never by pid) and empties the tables.  A CPU gets at
  * most `top` such series per reason and scope (culprits) or in all
- * (co-runners); a key gets one when there is room and it is significant in
- * an interval (a culprit from its first set, a co-runner once it held the
- * tick for 1 ms), the most significant first; the rest add to a series
- * labelled "other".  No series ever goes down; a named one that has not
- * grown for an hour is dropped, and its slot goes to what happens now.
+ * (co-runners); a key gets one when it is significant in an interval (a
+ * culprit from its first set, a co-runner once it held the tick for 1 ms),
+ * the most significant first, while there is room or when the smallest
+ * named series did less in its whole life than the key in this interval
+ * (that series is then dropped); the rest add to a series labelled
+ * "other".  No series ever goes down; one that is dropped (also after an
+ * hour without growth) disappears, and Prometheus marks it stale.
  */
 #ifndef TICKSTAT_SERIES_H
 #define TICKSTAT_SERIES_H
@@ -43,6 +45,7 @@ struct ts_rows {
 	int nr_pend;
 	int cap_pend;
 	int sig;			/* which v[] ranks a key for a named series */
+	uint64_t retired;		/* named series removed (gave way, or idle) */
 };
 
 /* What the monitor knows of itself, for the exposition. */

@@ -259,10 +259,24 @@ static void test_series_bounded(void)
 	update(43 * S);
 	CU_ASSERT_EQUAL(an.nr_comms, 0);
 	CU_ASSERT_EQUAL(ser.comm_resets, 1);
-	/* an hour without growth: the named series go, other stays, slots free */
+	/*
+	 * task 3099 held the tick for the whole second (its pid is in the
+	 * emptied table now): more than the smallest named series (1 ms) in its
+	 * whole life, which gives way
+	 */
+	CU_ASSERT_EQUAL(ser.tasks.nr, 4);
+	CU_ASSERT_EQUAL(ser.tasks.retired, 1);
+	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_corunner_held_seconds_total{cpu=\"2\",comm=\"task3099\"} "),
+			       1.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_corunner_held_seconds_total{cpu=\"2\",comm=\"task1\"} "),
+			       0.5, 1e-9);
+	/* an hour without growth: those named series go, other stays, slots free */
+	ts_comm_set(&an, 3099, "task3099");	/* named again, as by a switch */
 	update(42 * S + 3601 * S);
 	CU_ASSERT_EQUAL(ser.culprits.nr, 1);
-	CU_ASSERT_EQUAL(ser.tasks.nr, 1);
+	CU_ASSERT_EQUAL(ser.tasks.nr, 2);		/* other, and task 3099 still running */
+	CU_ASSERT_EQUAL(value_of("tickstat_corunner_held_seconds_total{cpu=\"2\",comm=\"task1\"} "), -1);
+	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_series_dropped_total "), 6, 1e-9);
 	dep_set(1, 3700 * S, 5000, 0x1000);
 	update(3701 * S);
 	CU_ASSERT_EQUAL(ser.culprits.nr, 2);
