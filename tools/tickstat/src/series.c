@@ -63,18 +63,13 @@ static int by_key(const void *x, const void *y)
 	return strcmp(a->caller, b->caller);
 }
 
-/* The significance of an interval's numbers: sets (culprits), held time (co-runners). */
-static int sig_index(const struct ts_rows *t)
-{
-	return t == NULL ? 0 : t->sig;
-}
-
 static const struct ts_rows *sort_rows;
 
+/* By group, then most significant first: sets (culprits), held time (co-runners). */
 static int by_group_then_sig(const void *x, const void *y)
 {
 	const struct ts_row *a = x, *b = y;
-	int k = sig_index(sort_rows);
+	int k = sort_rows->sig;
 
 	if (!same_group(a, b))
 		return by_key(a, b);
@@ -201,7 +196,8 @@ static void commit(struct ts_rows *t, int top, uint64_t min, uint64_t now)
 	int n = 0;
 
 	/* sum the pids that share a name */
-	qsort(t->pend, t->nr_pend, sizeof(*t->pend), by_key);
+	if (t->nr_pend)
+		qsort(t->pend, t->nr_pend, sizeof(*t->pend), by_key);
 	for (int i = 0; i < t->nr_pend; i++) {
 		if (n && same_key(&t->pend[n - 1], &t->pend[i])) {
 			for (int k = 0; k < 3; k++)
@@ -211,7 +207,8 @@ static void commit(struct ts_rows *t, int top, uint64_t min, uint64_t now)
 		t->pend[n++] = t->pend[i];
 	}
 	sort_rows = t;
-	qsort(t->pend, n, sizeof(*t->pend), by_group_then_sig);
+	if (n)
+		qsort(t->pend, n, sizeof(*t->pend), by_group_then_sig);
 	for (int i = 0; i < n; i++)
 		place(t, &t->pend[i], top, min, now);
 	t->nr_pend = 0;
