@@ -26,7 +26,7 @@ TICKSTAT := $(BUILD)/tools/tickstat/tickstat
 TICKSTAT_SRC := $(wildcard tools/tickstat/src/*.[ch]) tools/tickstat/Makefile
 
 .PHONY: all deps kernel kernel-stock kernel-patched kernel-variants kmod image workloads tickstat demo check \
-	scenario bench shell clean distclean
+	scenario bench soak shell clean distclean
 
 all: kernel image tickstat
 
@@ -78,6 +78,11 @@ scenario: deps kernel kernel-variants kmod image
 # Benchmarks (not part of check): observer effect and report throughput
 bench: deps kernel image
 	$(Q)tests/bench/run
+
+# tickstat monitor for about 14 minutes in a guest: its memory and CPU time
+# (not part of check; docs/monitoring.md has the figures)
+soak: deps kernel image
+	$(Q)tests/bench/monitor-soak
 
 shell: deps image
 	$(Q)scripts/build-kernel.sh $(TREE) $(VARIANT)
