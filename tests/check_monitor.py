@@ -116,7 +116,7 @@ def check_rc(files: Path) -> None:
     rc = dict(line.strip().split("=") for line in open(files / "rc.txt"))
     want = {"record": "0", "offline": "0", "online": "0", "wget": "0",
             "monitor-port-busy": "1", "monitor-bad-textfile": "1", "monitor-offline-cpu": "1",
-            "monitor-sigterm": "0", "monitor-sigint": "0"}
+            "monitor-sigterm": "0", "monitor-sigint": "0", "monitor-lost": "0"}
     for k, v in want.items():
         expect(f"exit status of {k} expected {v}", rc.get(k) == v, rc.get(k))
     expect("wget of /nope fails (404)", rc.get("wget-404") not in (None, "0"), rc.get("wget-404"))
@@ -255,6 +255,13 @@ def main() -> int:
                and not res.stderr, (res.stdout + res.stderr).decode().strip())
     else:
         failures.append("promtool not found (scripts/install-deps.sh installs prometheus)")
+    try:
+        lost = Exposition((files / "lost.prom").read_text())
+        n = (lost.get("tickstat_lost_events_total", cpu="2") or 0) + \
+            (lost.get("tickstat_lost_gaps_total", cpu="2") or 0)
+        expect("a 4 KiB buffer under pingpong: lost events counted on CPU 2", n > 0, n)
+    except (OSError, ValueError) as e:
+        failures.append(f"lost.prom: {e}")
     err = (files / "monitor.err").read_text()
     expect("the monitor said CPU 3 went offline and online",
            re.search(r"CPU 3 went offline", err) and re.search(r"CPU 3 went online", err), err)

@@ -6,8 +6,9 @@
 # a POSIX CPU timer on CPU 3, all three at once.  The textfile is copied
 # between phases (snap-N.prom: each copy says up to which CLOCK_MONOTONIC
 # instant it counts).  Then CPU 3 goes offline and comes back, /metrics is
-# fetched over HTTP, bad command lines fail, and SIGTERM and SIGINT end the
-# monitor with the tracing state as found.  tests/check_monitor.py judges.
+# fetched over HTTP, bad command lines fail, SIGTERM and SIGINT end the
+# monitor with the tracing state as found, and a monitor with a tiny buffer
+# counts the events it loses.  tests/check_monitor.py judges.
 set -u
 t=/sys/kernel/tracing
 n=0
@@ -104,3 +105,13 @@ kill -INT $pid
 wait $pid
 rc monitor-sigint $?
 state > "$OUT/state-after-int.txt"
+
+# lost events are counted: a 4 KiB buffer against tens of thousands of switches a second
+tickstat monitor -b 4 -C 2 --interval 0.5 --textfile "$OUT/lost.prom" 2> "$OUT/lost.err" &
+pid=$!
+wait_for "$OUT/lost.err" "monitoring CPUs"
+pingpong -c 2 -d 1
+sleep 1.2
+kill -TERM $pid
+wait $pid
+rc monitor-lost $?
