@@ -54,6 +54,11 @@ phase() { echo "$1" > /tmp/phase; echo "$(cut -d' ' -f1 /proc/uptime) $1" >> "$O
 
 echo "uptime,rss_kb,utime_ticks,stime_ticks" > "$OUT/samples.csv"
 echo "$start start" > "$OUT/phases.txt"
+i=0
+until grep -q "monitoring CPUs" "$OUT/monitor.err" 2> /dev/null || [ $i -ge 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 sampler &
 minutes &
 scraper &
