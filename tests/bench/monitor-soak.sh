@@ -54,8 +54,14 @@ phase() { echo "$1" > /tmp/phase; echo "$(cut -d' ' -f1 /proc/uptime) $1" >> "$O
 
 echo "uptime,rss_kb,utime_ticks,stime_ticks" > "$OUT/samples.csv"
 echo "$start start" > "$OUT/phases.txt"
+# the monitor says "monitoring CPUs" once it listens and has published its
+# first numbers: fetching before that would find nobody listening
 i=0
-until grep -q "monitoring CPUs" "$OUT/monitor.err" 2> /dev/null || [ $i -ge 300 ]; do
+until grep -q "monitoring CPUs" "$OUT/monitor.err" 2> /dev/null; do
+	if [ $i -ge 300 ]; then
+		echo "$(cut -d' ' -f1 /proc/uptime) monitor not ready after 30 s" >> "$OUT/scrape.err"
+		break
+	fi
 	sleep 0.1
 	i=$((i + 1))
 done
