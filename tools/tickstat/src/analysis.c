@@ -920,30 +920,6 @@ const char *ts_idle_state_name(enum ts_idle_state s)
 	return s < TS_NR_IDLE ? names[s] : "?";
 }
 
-static const struct ts_cpu *order_cpu;
-
-static int by_held_time(const void *a, const void *b)
-{
-	const struct ts_task_time *x = &order_cpu->tasks[*(const int *)a];
-	const struct ts_task_time *y = &order_cpu->tasks[*(const int *)b];
-
-	if (x->held_ns != y->held_ns)
-		return x->held_ns < y->held_ns ? 1 : -1;
-	if (x->run_ns != y->run_ns)
-		return x->run_ns < y->run_ns ? 1 : -1;
-	return x->pid - y->pid;
-}
-
-/* ts_task_order - indexes of a CPU's co-runners, most time with the tick held first */
-int ts_task_order(const struct ts_cpu *c, int *order)
-{
-	for (int i = 0; i < c->nr_tasks; i++)
-		order[i] = i;
-	order_cpu = c;
-	qsort(order, c->nr_tasks, sizeof(int), by_held_time);
-	return c->nr_tasks;
-}
-
 uint64_t ts_cpu_window_ns(const struct ts_analysis *an)
 {
 	return an->win_end > an->win_start ? an->win_end - an->win_start : 0;

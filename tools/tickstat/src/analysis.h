@@ -243,8 +243,6 @@ void ts_reason_name_list(char *buf, size_t len);
 const char *ts_tick_state_name(enum ts_tick_state s);
 const char *ts_idle_state_name(enum ts_idle_state s);
 
-int ts_task_order(const struct ts_cpu *c, int *order);
-
 /* derived numbers */
 uint64_t ts_cpu_window_ns(const struct ts_analysis *an);
 uint64_t ts_cpu_tick_ns(const struct ts_cpu *c, enum ts_tick_state t);

@@ -53,6 +53,28 @@ int ts_reason_order(const struct ts_cpu *c, int *order)
 	return c->nr_reasons;
 }
 
+static int by_held_time(const void *a, const void *b)
+{
+	const struct ts_task_time *x = &sort_cpu->tasks[*(const int *)a];
+	const struct ts_task_time *y = &sort_cpu->tasks[*(const int *)b];
+
+	if (x->held_ns != y->held_ns)
+		return x->held_ns < y->held_ns ? 1 : -1;
+	if (x->run_ns != y->run_ns)
+		return x->run_ns < y->run_ns ? 1 : -1;
+	return x->pid - y->pid;
+}
+
+/* ts_task_order - indexes of a CPU's co-runners, most time with the tick held first */
+int ts_task_order(const struct ts_cpu *c, int *order)
+{
+	for (int i = 0; i < c->nr_tasks; i++)
+		order[i] = i;
+	sort_cpu = c;
+	qsort(order, c->nr_tasks, sizeof(int), by_held_time);
+	return c->nr_tasks;
+}
+
 static int by_culprit(const void *a, const void *b)
 {
 	const struct ts_culprit *x = &sort_an->culprits[*(const int *)a];
