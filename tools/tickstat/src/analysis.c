@@ -445,9 +445,9 @@ static void on_switch(struct ts_analysis *an, struct ts_cpu *c,
 
 	c->cur_pid = ev->sw.next_pid;
 	if (ev->sw.next_pid)
-		ts_comm_set(an, ev->sw.next_pid, ev->sw.next_comm);
+		ts_comm_seen(an, ev->sw.next_pid, ev->sw.next_comm, ev->ts);
 	if (ev->sw.prev_pid)
-		ts_comm_set(an, ev->sw.prev_pid, ev->sw.prev_comm);
+		ts_comm_seen(an, ev->sw.prev_pid, ev->sw.prev_comm, ev->ts);
 	if (next == c->idle)
 		return;
 	/*
@@ -725,8 +725,12 @@ void ts_analysis_finish(struct ts_analysis *an, uint64_t end)
 			close_cpu(an, an->cpus[i], end);
 }
 
-/* Comms: an open-addressing table, bounded; the oldest name wins on overflow. */
-void ts_comm_set(struct ts_analysis *an, int pid, const char *comm)
+/*
+ * Comms: an open-addressing table, bounded; the oldest name wins on
+ * overflow.  A task can change its name (exec): the name seen last in
+ * time wins, whatever order the CPUs are read in.
+ */
+void ts_comm_seen(struct ts_analysis *an, int pid, const char *comm, uint64_t ts)
 {
 	int slot;
 
@@ -745,13 +749,22 @@ void ts_comm_set(struct ts_analysis *an, int pid, const char *comm)
 		if (e->pid == pid || !e->pid) {
 			if (!e->pid)
 				an->nr_comms++;
+			else if (ts < e->ts)
+				return;
 			e->pid = pid;
+			e->ts = ts;
 			snprintf(e->comm, sizeof(e->comm), "%s", comm);
 			return;
 		}
 		if (an->nr_comms >= an->comm_slots * 3 / 4)
 			return;
 	}
+}
+
+/* ts_comm_set - a task's name as it is now (read at the end): it wins */
+void ts_comm_set(struct ts_analysis *an, int pid, const char *comm)
+{
+	ts_comm_seen(an, pid, comm, UINT64_MAX);
 }
 
 const char *ts_comm_get(const struct ts_analysis *an, int pid)
@@ -906,18 +919,40 @@ void ts_reason_name_list(char *buf, size_t len)
 #undef ADD
 }
 
+/* The one table of state names: reports, the CSV and the start marks use it. */
+static const char * const tick_state_names[TS_NR_TICK] = { "unknown", "running", "stopped" };
+static const char * const idle_state_names[TS_NR_IDLE] = { "unknown", "busy", "idle" };
+
 const char *ts_tick_state_name(enum ts_tick_state s)
 {
-	static const char * const names[] = { "unknown", "running", "stopped" };
-
-	return s < TS_NR_TICK ? names[s] : "?";
+	return s < TS_NR_TICK ? tick_state_names[s] : "?";
 }
 
 const char *ts_idle_state_name(enum ts_idle_state s)
 {
-	static const char * const names[] = { "unknown", "busy", "idle" };
+	return s < TS_NR_IDLE ? idle_state_names[s] : "?";
+}
 
-	return s < TS_NR_IDLE ? names[s] : "?";
+/* ts_parse_state_pair - "TICK,IDLE" as ts_*_state_name() write them; 0 or -1 */
+int ts_parse_state_pair(const char *text, enum ts_tick_state *tick, enum ts_idle_state *idle)
+{
+	const char *comma = strchr(text, ',');
+	int t = -1, i = -1;
+
+	if (!comma)
+		return -1;
+	for (int k = 0; k < TS_NR_TICK; k++)
+		if (strlen(tick_state_names[k]) == (size_t)(comma - text) &&
+		    !strncmp(text, tick_state_names[k], comma - text))
+			t = k;
+	for (int k = 0; k < TS_NR_IDLE; k++)
+		if (!strcmp(comma + 1, idle_state_names[k]))
+			i = k;
+	if (t < 0 || i < 0)
+		return -1;
+	*tick = t;
+	*idle = i;
+	return 0;
 }
 
 static const struct ts_cpu *order_cpu;

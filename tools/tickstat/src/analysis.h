@@ -198,7 +198,7 @@ struct ts_analysis {
 	int nr_callers;
 
 	/* comm of a pid, as far as the stream told */
-	struct ts_comm { int pid; char comm[16]; } *comms;
+	struct ts_comm { int pid; char comm[16]; uint64_t ts; } *comms;
 	int nr_comms;
 	int comm_slots;
 
@@ -231,6 +231,7 @@ void ts_analysis_advance(struct ts_analysis *an, uint64_t ts);
 void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts);
 
 void ts_comm_set(struct ts_analysis *an, int pid, const char *comm);
+void ts_comm_seen(struct ts_analysis *an, int pid, const char *comm, uint64_t ts);
 const char *ts_comm_get(const struct ts_analysis *an, int pid);
 void ts_caller_set(struct ts_analysis *an, uint64_t addr, const char *name);
 const char *ts_caller_get(const struct ts_analysis *an, uint64_t addr);
@@ -242,6 +243,7 @@ int ts_reason_matches(const struct ts_reason *r, const char *spec);
 void ts_reason_name_list(char *buf, size_t len);
 const char *ts_tick_state_name(enum ts_tick_state s);
 const char *ts_idle_state_name(enum ts_idle_state s);
+int ts_parse_state_pair(const char *text, enum ts_tick_state *tick, enum ts_idle_state *idle);
 
 int ts_task_order(const struct ts_cpu *c, int *order);
 
