@@ -7,6 +7,7 @@
  * then the event moves the state.  The rules, and what a stock kernel can
  * and cannot tell, are in docs/metrics.md.
  */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -483,8 +484,11 @@ static void on_dependency(struct ts_analysis *an, const struct ts_event *ev)
 	if (set && bit == 2 && ev->dep.scope == TS_SCOPE_CPU) {
 		struct ts_cpu *t = ts_analysis_cpu(an, ev->dep.target);
 
-		if (t)
+		/* the last in time, whatever order the CPUs are read in */
+		if (t && ev->ts >= t->sched_detail_ts) {
 			t->sched_detail = ev->dep.sched;
+			t->sched_detail_ts = ev->ts;
+		}
 	}
 	for (int i = 0; i < an->nr_culprits; i++) {
 		k = &an->culprits[i];
@@ -955,12 +959,11 @@ int ts_parse_state_pair(const char *text, enum ts_tick_state *tick, enum ts_idle
 	return 0;
 }
 
-static const struct ts_cpu *order_cpu;
-
-static int by_held_time(const void *a, const void *b)
+static int by_held_time(const void *a, const void *b, void *ctx)
 {
-	const struct ts_task_time *x = &order_cpu->tasks[*(const int *)a];
-	const struct ts_task_time *y = &order_cpu->tasks[*(const int *)b];
+	const struct ts_cpu *c = ctx;
+	const struct ts_task_time *x = &c->tasks[*(const int *)a];
+	const struct ts_task_time *y = &c->tasks[*(const int *)b];
 
 	if (x->held_ns != y->held_ns)
 		return x->held_ns < y->held_ns ? 1 : -1;
@@ -974,8 +977,7 @@ int ts_task_order(const struct ts_cpu *c, int *order)
 {
 	for (int i = 0; i < c->nr_tasks; i++)
 		order[i] = i;
-	order_cpu = c;
-	qsort(order, c->nr_tasks, sizeof(int), by_held_time);
+	qsort_r(order, c->nr_tasks, sizeof(int), by_held_time, (void *)c);
 	return c->nr_tasks;
 }
 

@@ -124,6 +124,7 @@ struct ts_cpu {
 	uint64_t stop_start;
 	int stop_censored;		/* stopped since before the window */
 	int sched_detail;		/* last SCHED sub-reason for this CPU */
+	uint64_t sched_detail_ts;	/* when it was set */
 	int cur_pid;			/* the task running now: 0 idle, -1 unknown */
 
 	/* the timeline segment not yet emitted */

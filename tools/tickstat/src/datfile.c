@@ -615,7 +615,7 @@ static int read_section(struct ts_datfile *df, uint64_t off, int id,
 			int (*fn)(struct ts_datfile *, struct ts_zin *))
 {
 	struct ts_region r;
-	struct ts_zin z;
+	struct ts_zin z = { 0 };
 	int ret;
 
 	if (!off)
@@ -637,9 +637,19 @@ static int read_v7(struct ts_datfile *df, struct ts_zin *head)
 
 	if (zread_num(head, 8, &next, "the file's header"))
 		return -1;
+	/* the sections follow one another to the end, as trace-cmd walks them */
+	for (uint64_t pos = head->pos - (head->in_len - head->in_pos); pos < df->file_size;) {
+		unsigned char h[16];
+
+		if (df->file_size - pos < 16 || pread(df->fd, h, 16, pos) != 16 ||
+		    le(h + 8, 8) > df->file_size - pos - 16)
+			return fail(df, "truncated file: a section at %llu ends past the end",
+				    (unsigned long long)pos);
+		pos += 16 + le(h + 8, 8);
+	}
 	while (next) {
 		struct ts_region r;
-		struct ts_zin z;
+		struct ts_zin z = { 0 };
 		int ret;
 
 		if (++rounds > MAX_OPTION_SECTIONS)
@@ -747,7 +757,7 @@ int ts_dat_open(struct ts_datfile *df, const char *path, ts_format_fn on_format,
 	struct ts_region all;
 	struct ts_zin z = { 0 };
 	unsigned char b[8];
-	char version[8], zname[32], zver[32];
+	char magic[10], version[8], zname[32], zver[32];
 	struct stat st;
 	int ret = -1;
 
@@ -765,7 +775,7 @@ int ts_dat_open(struct ts_datfile *df, const char *path, ts_format_fn on_format,
 	all.compressed = all.chunked = 0;
 	if (ts_zin_open(&z, df, &all))
 		goto out;
-	if (zread_exact(&z, version, 10, "the magic") || memcmp(version, MAGIC, 10)) {
+	if (zread_exact(&z, magic, 10, "the magic") || memcmp(magic, MAGIC, 10)) {
 		fail(df, "not a trace.dat file (no trace-cmd magic)");
 		goto out;
 	}

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -324,6 +325,9 @@ struct ts_session {
 	uint64_t start;
 	uint32_t end_crc;
 	int end_marks;
+	int mark_cpu;			/* where the marks go: the start mark's CPU */
+	uint64_t end_pages;		/* its pages before the end mark's page */
+	uint32_t end_pages_crc;
 };
 
 /*
@@ -372,7 +376,10 @@ static int write_marks(struct ts_session *ss, const char *kind, const char *toke
 	return 0;
 }
 
-/* Marks of a group land on one CPU, so that a reader finds them together. */
+/*
+ * All marks land on one CPU, the one the start mark went to, so that a
+ * reader finds them together.
+ */
 static void pin_here(struct ts_session *ss, int on)
 {
 	cpu_set_t one;
@@ -381,8 +388,10 @@ static void pin_here(struct ts_session *ss, int on)
 		sched_setaffinity(0, sizeof(ss->away), &ss->away);
 		return;
 	}
+	if (ss->mark_cpu < 0)
+		ss->mark_cpu = sched_getcpu();
 	CPU_ZERO(&one);
-	CPU_SET(sched_getcpu(), &one);
+	CPU_SET(ss->mark_cpu, &one);
 	sched_setaffinity(0, sizeof(one), &one);
 }
 
@@ -533,15 +542,27 @@ static int drain(struct ts_session *ss)
 
 			if (n <= 0)
 				break;
+			uint64_t pages;
+			uint32_t crc;
+			int had_end = ss->s.end_cpu >= 0;
+
 			if (n < r->page_size)
 				memset(r->page + n, 0, r->page_size - n);
-			if (ss->writing && ts_dw_page(&ss->w, c, r->page)) {
-				err_msg("%s: cannot spool the recording: %s\n", "CPU", strerror(ss->w.error));
-				return -1;
+			if (ss->writing) {
+				ts_dw_sum(&ss->w, c, &pages, &crc);
+				if (ts_dw_page(&ss->w, c, r->page)) {
+					err_msg("cannot spool the recording: %s\n",
+						strerror(ss->w.error));
+					return -1;
+				}
 			}
 			if (ts_stream_page(&ss->s, c, r->page, r->page_size)) {
 				err_msg("CPU %d: %s\n", c, ss->s.err);
 				return -1;
+			}
+			if (ss->writing && !had_end && ss->s.end_cpu >= 0) {
+				ss->end_pages = pages;
+				ss->end_pages_crc = crc;
 			}
 		}
 	}
@@ -669,6 +690,7 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 	ss->an = an;
 	ss->rd.nr = 0;
 	ss->marker_fd = -1;
+	ss->mark_cpu = -1;
 	if (geteuid()) {
 		err_msg("recording needs root (it creates a tracing instance)\n");
 		goto fail;
@@ -749,9 +771,13 @@ static void add_comm(struct ts_analysis *an, int pid)
 }
 
 /*
- * The end marks: the window's end, the ring buffers' overruns and, for a
- * recording, how many pages each CPU wrote before them and their CRC-32;
- * then "done", which counts and checks the marks before it.
+ * The end marks.  "end": the window's end and the ring buffers' overruns.
+ * Once it has come back through the ring buffer, "pages": for a recording,
+ * how many pages each CPU wrote before it (the mark's CPU: before the page
+ * that holds it) and their CRC-32.  A page the kernel hands out only later
+ * (it can hold a partly read page back) is not counted, and a reader allows
+ * such pages after the counted ones.  Then "done", which counts and checks
+ * the marks before it.
  */
 static int end_marks(struct ts_session *ss, uint64_t end)
 {
@@ -775,6 +801,18 @@ static int end_marks(struct ts_session *ss, uint64_t end)
 	pin_here(ss, 1);
 	if (!t.buf || write_marks(ss, "end", t.buf, 0))
 		goto out;
+	for (int tries = 0; ss->s.end_cpu < 0 && tries < 100; tries++) {
+		struct timespec nap = { 0, 10 * 1000000L };
+
+		if (drain(ss))
+			goto out;
+		if (ss->s.end_cpu < 0)
+			nanosleep(&nap, NULL);
+	}
+	if (ss->s.end_cpu < 0) {
+		err_msg("the end mark did not come back from the ring buffer\n");
+		goto out;
+	}
 	if (ss->writing) {
 		t.len = 0;
 		for (int c = 0; c < ss->w.nr_cpus; c++) {
@@ -782,6 +820,8 @@ static int end_marks(struct ts_session *ss, uint64_t end)
 			uint32_t crc;
 
 			ts_dw_sum(&ss->w, c, &count, &crc);
+			if (c == ss->s.end_cpu)
+				count = ss->end_pages, crc = ss->end_pages_crc;
 			text_add(&t, "%d=%llu:%08x ", c, (unsigned long long)count, crc);
 		}
 		if (!t.buf || write_marks(ss, "pages", t.buf, 0))
@@ -903,8 +943,16 @@ int ts_session_stop(struct ts_session *ss)
 
 	tracefs_event_disable(ss->inst, NULL, NULL);
 	stop = ts_now_ns();
-	if (drain(ss) || end_marks(ss, stop) || drain(ss))
+	if (drain(ss) || end_marks(ss, stop))
 		return -1;
+	for (int tries = 0; !ss->s.done && tries < 100; tries++) {
+		struct timespec nap = { 0, 10 * 1000000L };
+
+		if (drain(ss))
+			return -1;
+		if (!ss->s.done)
+			nanosleep(&nap, NULL);
+	}
 	tracefs_trace_off(ss->inst);
 	if (!ss->s.done) {
 		err_msg("the end marks did not come back from the ring buffer\n");

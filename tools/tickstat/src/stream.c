@@ -234,7 +234,7 @@ int ts_stream_mark(struct ts_stream *s, int cpu, const char *text, size_t len)
 	char buf[TS_MARK_MAX + 24], *tok, *save = NULL;
 	enum mark_kind kind;
 	size_t skip = 0;
-	int ret = 0;
+	int ret = 0, done_parts = 0;
 
 	while (len && (text[len - 1] == '\n' || text[len - 1] == '\0'))
 		len--;
@@ -256,15 +256,21 @@ int ts_stream_mark(struct ts_stream *s, int cpu, const char *text, size_t len)
 			ret = pages_token(s, tok);
 		} else if (kind == MK_DONE) {
 			unsigned long long v;
+			int end = 0;
 
-			if (sscanf(tok, "markers=%llu", &v) == 1)
-				ret = v != (unsigned long long)s->end_marks;
-			else if (sscanf(tok, "crc=%llx", &v) == 1)
-				ret = v != s->end_crc;
+			/* both, exactly: this mark vouches for the others */
+			if (sscanf(tok, "markers=%llu%n", &v, &end) == 1 && !tok[end])
+				ret = v != (unsigned long long)s->end_marks, done_parts |= 1;
+			else if (sscanf(tok, "crc=%llx%n", &v, &end) == 1 && !tok[end])
+				ret = v != s->end_crc, done_parts |= 2;
+			else
+				ret = -1;
 		} else {
 			ret = mark_token(s, tok);
 		}
 	}
+	if (!ret && kind == MK_DONE && done_parts != 3)
+		ret = -1;
 	if (ret)
 		return s->marks_bad++, -1;
 	if (kind == MK_START)

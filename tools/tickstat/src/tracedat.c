@@ -32,6 +32,7 @@
 struct cpu_read {
 	uint64_t pages, records, last_ts, first_ts;
 	uint32_t crc;
+	uint32_t crc_at_count;		/* after as many pages as the end marks count */
 	uint64_t pages_before_end;	/* the end marks' CPU: pages before them */
 	uint32_t crc_before_end;
 	int saw_end;
@@ -244,13 +245,20 @@ static int analyse_page(struct reading *r, int i, int n)
 		c->saw_end = 1;
 	c->pages++;
 	c->crc = crc32(c->crc, r->page, r->df.page_size);
+	if (r->s.sums[cpu].known && c->pages == r->s.sums[cpu].count)
+		c->crc_at_count = c->crc;
 	c->records += r->s.records - records;
 	if (r->s.records > records)
 		c->last_ts = r->s.last_ts;
 	return 0;
 }
 
-/* Do the pages match what the end marks say? */
+/*
+ * Do the pages match what the end marks say?  The marks' CPU must have
+ * exactly the pages they count before the page that holds them; another
+ * CPU may have more (pages the kernel handed out only after the count was
+ * taken), but the ones counted must be there and match their CRC-32.
+ */
 static int check_marks(struct reading *r)
 {
 	char msg[200];
@@ -260,15 +268,15 @@ static int check_marks(struct reading *r)
 	if (!r->s.done)
 		return fail(r, "unfinished recording: no end marks (was the recorder killed?)");
 	for (int i = 0; i < r->df.nr_cpus; i++) {
-		int cpu = r->df.cpus[i].cpu;
+		int cpu = r->df.cpus[i].cpu, end = cpu == r->s.end_cpu;
 		const struct cpu_read *c = &r->cpu[cpu];
 		const struct ts_page_sum *sum = &r->s.sums[cpu];
-		uint64_t pages = cpu == r->s.end_cpu ? c->pages_before_end : c->pages;
-		uint32_t crc = cpu == r->s.end_cpu ? c->crc_before_end : c->crc;
+		uint64_t pages = end ? c->pages_before_end : c->pages;
+		uint32_t crc = end ? c->crc_before_end : sum->count ? c->crc_at_count : 0;
 
 		if (!sum->known && !pages)
 			continue;
-		if (!sum->known || sum->count != pages) {
+		if (!sum->known || (end ? sum->count != pages : sum->count > pages)) {
 			snprintf(msg, sizeof(msg), "corrupt recording: CPU %d has %llu pages, its end mark says %llu",
 				 cpu, (unsigned long long)pages, (unsigned long long)sum->count);
 			return fail(r, msg);
@@ -347,6 +355,15 @@ static void name_callers(struct reading *r, struct ts_ksym_query *q)
 	}
 }
 
+/* The index in the file's CPU table of the start marks' CPU, or -1. */
+static int start_index(const struct reading *r)
+{
+	for (int i = 0; r->s.have_start && i < r->df.nr_cpus; i++)
+		if (r->df.cpus[i].cpu == r->start_cpu)
+			return i;
+	return -1;
+}
+
 static int read_all(struct reading *r)
 {
 	struct ts_analysis *an = r->an;
@@ -394,12 +411,21 @@ static int read_all(struct reading *r)
 	}
 	if (!r->s.have_start)
 		ts_analysis_set_start(an, first);
-	for (int i = 0; i < r->df.nr_cpus; i++) {
+	/* the marks' CPU first: its end marks count the others' pages */
+	for (int k = -1; k < r->df.nr_cpus; k++) {
+		int i = k < 0 ? start_index(r) : k;
+
+		if (i < 0 || (k >= 0 && i == start_index(r)))
+			continue;
 		r->s.last_ts = 0;
 		if (each_page(r, i, analyse_page))
 			goto out;
 		if (r->cpu[r->df.cpus[i].cpu].last_ts > last)
 			last = r->cpu[r->df.cpus[i].cpu].last_ts;
+		if (k < 0 && r->s.end_cpu >= 0 && r->s.end_cpu != r->start_cpu) {
+			fail(r, "corrupt recording: its end marks are not on its start marks' CPU");
+			goto out;
+		}
 	}
 	if (r->s.have_start && check_marks(r))
 		goto out;
