@@ -54,6 +54,28 @@ static int hexval(char c)
 	return -1;
 }
 
+/*
+ * A label that marks where a part of the text starts or ends, like
+ * __sched_text_start: it shares its address with the first function there,
+ * which is the better name.
+ */
+static int is_label(const char *name, size_t n)
+{
+	static const char * const ends[] = { "_text_start", "_text_end" };
+	static const char * const starts[] = { "__start_", "__stop_", "_stext", "_etext", "_sinittext" };
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		size_t k = strlen(ends[i]);
+
+		if (n >= k && !memcmp(name + n - k, ends[i], k))
+			return 1;
+	}
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		if (n >= strlen(starts[i]) && !memcmp(name, starts[i], strlen(starts[i])))
+			return 1;
+	return 0;
+}
+
 /* A text symbol: t or T (and w/W, weak ones, which are code too). */
 static int is_text(char type)
 {
@@ -111,7 +133,8 @@ static void one_line(struct ts_ksym_query *q, const char *p, size_t len)
 	for (int i = 0; i < q->nr; i++) {
 		struct ts_ksym *s = &q->sym[i];
 
-		if (addr <= s->want && addr >= s->addr) {
+		if (addr <= s->want && (addr > s->addr || (addr == s->addr &&
+		    (!s->name[0] || (is_label(s->name, strlen(s->name)) && !is_label(name, n)))))) {
 			s->addr = addr;
 			s->type = type;
 			memcpy(s->name, name, n);
