@@ -9,7 +9,7 @@ elapsed() { echo "$1=$(( $(date +%s) - $2 ))" >> "$OUT/elapsed.txt"; }
 # The DPDK pattern: a worker thread spins on CPU 2 from before the recording
 # while its main thread sleeps; by the start the tick there has stopped and
 # no event comes.  Only the snapshot's look at every thread sees the CPU busy.
-worker -c 2 -d 6 &
+worker -c 2 -d 10 &
 sleep 2
 tickstat record -q -C 2 -d 2 --json > "$OUT/worker.json"
 rc worker-record $?

@@ -863,6 +863,8 @@ static void resolve_callers(struct ts_session *ss)
 	struct ts_analysis *an = ss->an;
 	uint64_t tick = ss->ksyms.tick_fn;
 
+	if (!an->nr_culprits)
+		return;		/* the start's query has the tick's function */
 	ts_ksym_query_init(&ss->ksyms);
 	for (int i = 0; i < an->nr_culprits; i++)
 		ts_ksym_want(&ss->ksyms, an->culprits[i].caller);
