@@ -440,6 +440,10 @@ static int read_all(struct reading *r)
 	if (!r->s.have_start)
 		account_unrecorded(r);
 	ts_analysis_finish(an, r->s.have_start ? r->s.end_ns : (last > first ? last : first));
+	for (int i = 0; i < r->df.nr_cpus; i++)
+		debug_msg("tickstat: %s: CPU %d: %llu pages, %llu records\n", r->path,
+			  r->df.cpus[i].cpu, (unsigned long long)r->cpu[r->df.cpus[i].cpu].pages,
+			  (unsigned long long)r->cpu[r->df.cpus[i].cpu].records);
 	debug_msg("tickstat: %s: %llu pages, %llu records, %llu undecodable records, %llu bad pages\n",
 		  r->path, (unsigned long long)r->s.pages, (unsigned long long)r->s.records,
 		  (unsigned long long)an->bad_records, (unsigned long long)an->bad_pages);
