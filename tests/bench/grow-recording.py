@@ -91,6 +91,13 @@ def parse(data: bytes):
     return head, page, print_id, table, clock_block
 
 
+def used(pg: bytes, page: int) -> int:
+    """The bytes of a page in use, which the end marks' CRC-32 covers:
+    header, events, and a stored missed-events count."""
+    flags = struct.unpack_from("<Q", pg, 8)[0]
+    return min(page, PAGE_HDR + (flags & ((1 << 27) - 1)) + (8 if flags & (1 << 30) else 0))
+
+
 def page_marks(pg: bytes, print_id) -> list[str]:
     """The tickstat marks in a page (print events whose text starts so)."""
     if print_id is None:
@@ -150,7 +157,7 @@ def main() -> int:
             crc = 0
             for k in range(copies):
                 for pg in shifted(cpu_pages, k):
-                    crc = zlib.crc32(pg, crc)
+                    crc = zlib.crc32(pg[:used(pg, page)], crc)
             crcs[c] = crc
         end_ns = int(re.search(r"end_ns=(\d+)", end_text).group(1)) + (copies - 1) * span
         texts = ["tickstat v1 end: " + re.sub(r"end_ns=\d+", f"end_ns={end_ns}",

@@ -755,9 +755,12 @@ void ts_comm_seen(struct ts_analysis *an, int pid, const char *comm, uint64_t ts
 				an->nr_comms++;
 			else if (ts < e->ts)
 				return;
+			size_t n = strnlen(comm, sizeof(e->comm) - 1);
+
 			e->pid = pid;
 			e->ts = ts;
-			snprintf(e->comm, sizeof(e->comm), "%s", comm);
+			memcpy(e->comm, comm, n);	/* once per switch: no printf */
+			e->comm[n] = '\0';
 			return;
 		}
 		if (an->nr_comms >= an->comm_slots * 3 / 4)

@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "datwrite.h"
+#include "stream.h"
 
 enum { OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_TRACECLOCK = 4, OPT_UNAME = 5, OPT_VERSION = 9 };
 
@@ -124,7 +125,7 @@ int ts_dw_page(struct ts_datwrite *w, int cpu, const void *page)
 			w->error = errno ? errno : EIO;
 		return -1;
 	}
-	c->crc = crc32(c->crc, page, w->page_size);
+	c->crc = crc32(c->crc, page, ts_page_used(page, w->page_size, w->long_size));
 	c->pages[c->nr++] = w->spooled++;
 	return 0;
 }

@@ -99,9 +99,33 @@ static int num(struct ts_decoder *d, enum ts_field_id id, struct tep_record *rec
 {
 	struct tep_format_field *f = d->field[id];
 
+	const unsigned char *p;
+
 	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
 	    f->offset + f->size > rec->size)
 		return -1;
+	/*
+	 * Files and the live buffers are little-endian (the readers refuse
+	 * others): read the bytes directly, as tep_read_number_field() would on
+	 * a little-endian host, without its calls per field.
+	 */
+	p = (const unsigned char *)rec->data + f->offset;
+	switch (f->size) {
+	case 1:
+		*val = p[0];
+		return 0;
+	case 2:
+		*val = p[0] | p[1] << 8;
+		return 0;
+	case 4:
+		*val = p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+		return 0;
+	case 8:
+		*val = 0;
+		for (int i = 7; i >= 0; i--)
+			*val = *val << 8 | p[i];
+		return 0;
+	}
 	return tep_read_number_field(f, rec->data, val);
 }
 

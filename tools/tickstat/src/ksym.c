@@ -17,6 +17,10 @@
 
 static const char * const tick_fn_names[] = { "tick_sched_timer", "tick_nohz_handler" };
 
+/* Looked up by name: the two tick functions, and where trace markers come from. */
+static const char * const named[3] = { "tick_sched_timer", "tick_nohz_handler",
+				       "tracing_mark_write" };
+
 /* ts_is_tick_fn_name - is this the name of the tick's hrtimer function? */
 int ts_is_tick_fn_name(const char *name)
 {
@@ -113,22 +117,20 @@ static void one_line(struct ts_ksym_query *q, const char *p, size_t len)
 	}
 	if (!addr || !is_text(type))
 		return;
-	if (n < 32 && !q->tick_fn) {
-		char tmp[32];
+	for (int k = 0; k < 3; k++) {
+		struct ts_ksym *c = &q->cand[k];
 
-		memcpy(tmp, name, n);
-		tmp[n] = '\0';
-		if (ts_is_tick_fn_name(tmp)) {
-			q->tick_fn = addr;
-			q->tick_type = type;
-			memcpy(q->tick_name, tmp, n + 1);
+		if (!c->addr && n == strlen(named[k]) && !memcmp(name, named[k], n)) {
+			c->addr = c->want = addr;
+			c->type = type;
+			memcpy(c->name, name, n);
+			c->name[n] = '\0';
+		} else if (c->addr && addr > c->addr && (!c->next || addr < c->next)) {
+			c->next = addr;
+			c->next_type = type;
+			memcpy(c->next_name, name, n);
+			c->next_name[n] = '\0';
 		}
-	}
-	if (q->tick_fn && addr > q->tick_fn && (!q->tick_next || addr < q->tick_next)) {
-		q->tick_next = addr;
-		q->tick_next_type = type;
-		memcpy(q->tick_next_name, name, n);
-		q->tick_next_name[n] = '\0';
 	}
 	for (int i = 0; i < q->nr; i++) {
 		struct ts_ksym *s = &q->sym[i];
@@ -181,12 +183,23 @@ void ts_ksym_feed(struct ts_ksym_query *q, const char *text, size_t len)
 	}
 }
 
-/* ts_ksym_end - the text ended: a last line without a newline counts too */
+/*
+ * ts_ksym_end - the text ended: a last line without a newline counts too;
+ * the tick's function is decided.
+ */
 void ts_ksym_end(struct ts_ksym_query *q)
 {
+	const struct ts_ksym *c = q->cand[0].addr ? &q->cand[0] : &q->cand[1];
+
 	if (q->carry_len && q->carry_len < sizeof(q->carry))
 		one_line(q, q->carry, q->carry_len);
 	q->carry_len = 0;
+	q->tick_fn = c->addr;
+	q->tick_type = c->type;
+	snprintf(q->tick_name, sizeof(q->tick_name), "%.31s", c->name);
+	q->tick_next = c->next;
+	q->tick_next_type = c->next_type;
+	snprintf(q->tick_next_name, sizeof(q->tick_next_name), "%s", c->next_name);
 }
 
 /* ts_ksym_scan_file - run the query over a kallsyms file (/proc/kallsyms) */

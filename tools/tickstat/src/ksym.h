@@ -25,7 +25,9 @@ struct ts_ksym {
 
 /*
  * A query: the tick's own hrtimer function (found by name: tick_sched_timer
- * up to 6.8, tick_nohz_handler from 6.9) and the symbols of some addresses.
+ * up to 6.8, tick_nohz_handler from 6.9; 6.1 has both names, and there
+ * tick_nohz_handler is the low-resolution clockevent handler, so
+ * tick_sched_timer wins when present) and the symbols of some addresses.
  */
 struct ts_ksym_query {
 	struct ts_ksym sym[TS_KSYM_MAX];
@@ -36,6 +38,7 @@ struct ts_ksym_query {
 	uint64_t tick_next;		/* the symbol after it, for a kallsyms subset */
 	char tick_next_type;
 	char tick_next_name[TS_KSYM_NAME];
+	struct ts_ksym cand[3];		/* tick_sched_timer, tick_nohz_handler, tracing_mark_write */
 	uint64_t lines;			/* lines seen */
 	uint64_t bad_lines;		/* lines not of kallsyms' shape */
 	char carry[256];		/* a line cut between two pieces of text */

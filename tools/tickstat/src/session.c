@@ -846,6 +846,14 @@ static void kallsyms_text(struct text *t, const struct ts_ksym_query *q)
 			text_add(t, "%016llx %c %s\n", (unsigned long long)q->tick_next,
 				 q->tick_next_type, q->tick_next_name);
 	}
+	/* the trace markers' own function, so that they are not named after another */
+	if (q->cand[2].addr) {
+		text_add(t, "%016llx %c %s\n", (unsigned long long)q->cand[2].addr, q->cand[2].type,
+			 q->cand[2].name);
+		if (q->cand[2].next)
+			text_add(t, "%016llx %c %s\n", (unsigned long long)q->cand[2].next,
+				 q->cand[2].next_type, q->cand[2].next_name);
+	}
 	for (int i = 0; i < q->nr; i++) {
 		const struct ts_ksym *s = &q->sym[i];
 

@@ -244,7 +244,7 @@ static int analyse_page(struct reading *r, int i, int n)
 	if (!had_end && r->s.end_cpu >= 0)
 		c->saw_end = 1;
 	c->pages++;
-	c->crc = crc32(c->crc, r->page, r->df.page_size);
+	c->crc = crc32(c->crc, r->page, ts_page_used(r->page, r->df.page_size, r->df.long_size));
 	if (r->s.sums[cpu].known && c->pages == r->s.sums[cpu].count)
 		c->crc_at_count = c->crc;
 	c->records += r->s.records - records;

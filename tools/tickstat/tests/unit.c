@@ -913,6 +913,15 @@ static void test_ksym(void)
 	CU_ASSERT_PTR_NULL(ts_ksym_get(q, 0x10));
 	CU_ASSERT_EQUAL(q->bad_lines, 1);
 	CU_ASSERT(ts_is_tick_fn_name("tick_sched_timer") && ts_is_tick_fn_name("tick_nohz_handler"));
+
+	/* 6.1 has both names: tick_nohz_handler is its low-res handler there */
+	ts_ksym_query_init(q);
+	ts_ksym_feed(q, text, 63);		/* up to tick_nohz_handler's line */
+	ts_ksym_feed(q, "ffffffff81100100 t tick_sched_timer\n", 36);
+	ts_ksym_feed(q, text + 63, sizeof(text) - 1 - 63);
+	ts_ksym_end(q);
+	CU_ASSERT_STRING_EQUAL(q->tick_name, "tick_sched_timer");
+	CU_ASSERT_STRING_EQUAL(q->tick_next_name, "activate_task");
 	free(q);
 }
 
