@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "event.h"
 #include "hist.h"
@@ -173,7 +174,6 @@ struct ts_symbol {
 	char *name;
 };
 
-typedef void (*ts_segment_fn)(void *ctx, const struct ts_segment *seg);
 
 struct ts_analysis {
 	struct ts_caps caps;
@@ -213,8 +213,8 @@ struct ts_analysis {
 	uint64_t bad_records;		/* records too short for their format */
 	uint64_t bad_pages;		/* ring-buffer pages that were corrupt */
 
-	ts_segment_fn on_segment;	/* the timeline, if a formatter wants it */
-	void *out_ctx;
+	FILE *timeline;			/* segments, if kept: written by the state machine only */
+	int timeline_error;
 };
 
 void ts_analysis_init(struct ts_analysis *an);
@@ -230,6 +230,17 @@ int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end);
 void ts_analysis_advance(struct ts_analysis *an, uint64_t ts);
 void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts);
+int ts_analysis_keep_timeline(struct ts_analysis *an);
+
+/* Reading the kept timeline back, once the analysis is finished. */
+struct ts_timeline_iter {
+	long pos;
+	int reasons[TS_MAX_ACTIVE];
+	uint64_t ticks[TS_SEG_MAX_TICKS];
+};
+
+int ts_timeline_next(const struct ts_analysis *an, struct ts_timeline_iter *it,
+		     struct ts_segment *seg);
 
 void ts_comm_set(struct ts_analysis *an, int pid, const char *comm);
 void ts_comm_seen(struct ts_analysis *an, int pid, const char *comm, uint64_t ts);

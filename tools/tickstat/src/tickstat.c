@@ -615,7 +615,6 @@ static void print_report(struct cmd_opts *o, struct ts_analysis *an, const struc
 /* The output files of a command: all opened first, all committed last. */
 struct outputs {
 	struct ts_outfile csv, junit, recording;
-	struct ts_csv csv_ctx;
 };
 
 static int open_outputs(struct cmd_opts *o, struct outputs *out, struct ts_analysis *an)
@@ -628,7 +627,10 @@ static int open_outputs(struct cmd_opts *o, struct outputs *out, struct ts_analy
 	if (o->csv) {
 		if (ts_outfile_open(&out->csv, o->csv))
 			return -1;
-		ts_output_csv_attach(an, &out->csv_ctx, out->csv.f);
+		if (ts_analysis_keep_timeline(an)) {
+			err_msg("cannot make a temporary file for the timeline: %m\n");
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -693,6 +695,11 @@ static int run_command(enum ts_command cmd, int argc, char **argv)
 		}
 		if (out.junit.f)
 			ts_verdict_junit(out.junit.f, &v);
+	}
+	/* the timeline, from the finished analysis */
+	if (out.csv.f && ts_output_csv(out.csv.f, &an)) {
+		err_msg("cannot read the timeline back\n");
+		goto out;
 	}
 	if (commit_outputs(&out))
 		goto out;

@@ -403,38 +403,16 @@ static void test_range_cuts(void)
 }
 
 /* The timeline: each CPU's spans and ticks in time order, long spans split. */
-struct timeline {
-	uint64_t last_start[4];
-	int spans, ticks, out_of_order, tick_outside;
-};
-
-static void on_segment(void *ctx, const struct ts_segment *s)
-{
-	struct timeline *t = ctx;
-
-	if (!s->no_span) {
-		t->out_of_order += s->start < t->last_start[s->cpu];
-		t->last_start[s->cpu] = s->start;
-		t->spans++;
-	}
-	for (int i = 0; i < s->nr_ticks; i++) {
-		t->out_of_order += s->ticks[i] < t->last_start[s->cpu];
-		t->tick_outside += s->ticks[i] < s->start || s->ticks[i] > s->end;
-		t->last_start[s->cpu] = s->ticks[i];
-		t->ticks++;
-	}
-}
-
 static void test_timeline_order(void)
 {
-	struct timeline t;
-
-	memset(&t, 0, sizeof(t));
+	struct ts_timeline_iter *it = calloc(1, sizeof(*it));
+	uint64_t last_start[4] = { 0 };
+	int spans = 0, ticks = 0, out_of_order = 0, tick_outside = 0;
 	const int n = TS_SEG_MAX_TICKS + 10;
+	struct ts_segment s;
 
 	start(0, 1);
-	an.on_segment = on_segment;
-	an.out_ctx = &t;
+	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
 	sw(1, 0, 100);
 	stop_sched(1, 0);
 	for (int i = 1; i <= n; i++) {
@@ -444,10 +422,25 @@ static void test_timeline_order(void)
 	stop_ok(1, (n + 1) * 4 * MS);
 	tick(1, (n + 2) * 4 * MS);		/* the timer fires, the tick stays stopped */
 	ts_analysis_finish(&an, (n + 10) * 4 * MS);
-	CU_ASSERT_EQUAL(t.ticks, n + 1);
-	CU_ASSERT_EQUAL(t.out_of_order, 0);
-	CU_ASSERT_EQUAL(t.tick_outside, 0);
-	CU_ASSERT_EQUAL(t.spans, 3);		/* running (split once), stopped */
+	/* read back only after the analysis is finished */
+	while (ts_timeline_next(&an, it, &s) == 1) {
+		if (!s.no_span) {
+			out_of_order += s.start < last_start[s.cpu];
+			last_start[s.cpu] = s.start;
+			spans++;
+		}
+		for (int i = 0; i < s.nr_ticks; i++) {
+			out_of_order += s.ticks[i] < last_start[s.cpu];
+			tick_outside += s.ticks[i] < s.start || s.ticks[i] > s.end;
+			last_start[s.cpu] = s.ticks[i];
+			ticks++;
+		}
+	}
+	CU_ASSERT_EQUAL(ticks, n + 1);
+	CU_ASSERT_EQUAL(out_of_order, 0);
+	CU_ASSERT_EQUAL(tick_outside, 0);
+	CU_ASSERT_EQUAL(spans, 3);		/* running (split once), stopped */
+	free(it);
 	ts_analysis_free(&an);
 }
 
