@@ -88,7 +88,9 @@ int ts_dw_format(struct ts_datwrite *w, const char *system, const char *text, si
 {
 	struct ts_dw_format *f = calloc(1, sizeof(*f));
 
-	if (!f || !(f->text = malloc(len))) {
+	if (f)
+		f->text = malloc(len);
+	if (!f || !f->text) {
 		free(f);
 		return -1;
 	}
