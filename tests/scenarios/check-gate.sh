@@ -9,12 +9,15 @@ elapsed() { echo "$1=$(( $(date +%s) - $2 ))" >> "$OUT/elapsed.txt"; }
 # The DPDK pattern: a worker thread spins on CPU 2 from before the recording
 # while its main thread sleeps; by the start the tick there has stopped and
 # no event comes.  Only the snapshot's look at every thread sees the CPU busy.
-worker -c 2 -d 10 &
+# It spins until both recordings are over, however slow the host.
+worker -c 2 -d 120 &
+w=$!
 sleep 2
 tickstat record -q -C 2 -d 2 --json > "$OUT/worker.json"
 rc worker-record $?
 tickstat check -q -C 2 -d 2 --min-success-rate 99 > "$OUT/worker-check.txt" 2>&1
 rc worker-check $?
+kill $w
 wait
 
 # A workload that fails gets no verdict; record still reports, and says so.

@@ -73,8 +73,9 @@ static int stop_command(pid_t child)
 		if (waitpid(child, &status, WNOHANG) == child)
 			return status;
 		if (ms >= TERM_GRACE_MS || stop_requested > asked) {
-			info_msg("tickstat: the command %s: killing it\n",
-				 ms >= TERM_GRACE_MS ? "ignored SIGTERM" : "is still running");
+			/* a warning, not progress: said even with -q */
+			err_msg("the command %s: killing it\n",
+				ms >= TERM_GRACE_MS ? "ignored SIGTERM" : "is still running");
 			kill(child, SIGKILL);
 			waitpid(child, &status, 0);
 			return status;
