@@ -633,10 +633,11 @@ static int setup_instance(struct ts_session *ss, const struct ts_session_opts *o
 }
 
 /*
- * Switch tracing on and write the start marks: "start" first, while no
- * event is enabled, so that it is the first event of the CPU it lands on
- * (a reader looks for it there); then the events, the snapshot and the
- * "initial" and "ready" marks on the same CPU.
+ * Switch tracing on and write the start marks, all on one CPU: "start"
+ * right away, so that it lands in the first page of that CPU (a reader
+ * looks for it there), then, after the snapshot, "initial" and "ready".
+ * The events are enabled before, while tracing is still off, so that the
+ * window starts when tracing does.
  */
 static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 {
@@ -644,16 +645,18 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 	char list[512];
 	int ret = -1;
 
-	pin_here(ss, 1);
-	tracefs_trace_on(ss->inst);
+	if (setup_events(ss, 1) || extra_events(ss, o, 1))
+		return -1;
 	ts_cpuset_format(&ss->online, list, sizeof(list));
 	text_add(&t, "cpus=%s nohz_full=%s ", list, ss->nohz);
 	ts_cpuset_format(&ss->mon, list, sizeof(list));
 	text_add(&t, "monitored=%s", list);
-	if (!t.buf || write_marks(ss, "start", t.buf, 1))
-		goto out;
+	if (!t.buf)
+		return -1;
+	pin_here(ss, 1);
 	ss->start = ts_now_ns();
-	if (setup_events(ss, 1) || extra_events(ss, o, 1))
+	tracefs_trace_on(ss->inst);
+	if (write_marks(ss, "start", t.buf, 1))
 		goto out;
 	t.len = 0;
 	snapshot(&t, &ss->online);

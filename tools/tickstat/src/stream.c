@@ -465,13 +465,15 @@ static int start_record(struct ts_stream *s, struct walk *w, struct tep_record *
 	const char *text;
 	size_t len, skip;
 
-	if (w->mode == TS_START_FIRST_TS || !our_mark(s, rec, &text, &len)) {
-		/* the start mark is the first event of its CPU, or nowhere */
-		w->stop = w->mode != TS_START_MORE;
+	if (w->mode == TS_START_FIRST_TS) {
+		w->stop = 1;
 		return 0;
 	}
+	if (!our_mark(s, rec, &text, &len))
+		return 0;
 	kind = mark_kind(text, len, &skip);
 	if (w->mode == TS_START_LOOK) {
+		/* the first mark in the first page of its CPU, or none */
 		if (kind != MK_START) {
 			w->stop = 1;
 			return 0;
@@ -488,11 +490,11 @@ static int start_record(struct ts_stream *s, struct walk *w, struct tep_record *
 
 /*
  * ts_stream_start_marks - the start marks, before any page goes through the
- * analysis.  mode TS_START_LOOK: is the first event of this (first
- * non-empty) page of a CPU tickstat's start mark?  It is the first event of
- * the CPU the recorder wrote it on.  TS_START_MORE: the following pages of
- * that CPU, until the "ready" mark.  TS_START_FIRST_TS: only the time of the
- * first event.  *first_ts gets the time of the page's first event (0:
+ * analysis.  mode TS_START_LOOK: does this first non-empty page of a CPU
+ * hold tickstat's start mark?  The recorder writes it right after
+ * switching tracing on, into the first page of its CPU.  TS_START_MORE:
+ * the following pages of that CPU, until the "ready" mark.
+ * TS_START_FIRST_TS: only the time of the first event.  *first_ts gets the time of the page's first event (0:
  * none).  Returns 0, or -1 with a reason in s->err.
  */
 int ts_stream_start_marks(struct ts_stream *s, int cpu, void *page, uint32_t len,
