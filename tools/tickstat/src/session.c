@@ -945,18 +945,27 @@ static int write_file(struct ts_session *ss)
 }
 
 /*
- * ts_session_stop - stop the events, take the rest, write the end marks,
- * close the analysis at this moment and write the recording.  Returns 0,
- * or -1 after saying why.
+ * ts_session_stop - switch tracing off, take the rest, write the end
+ * marks, close the analysis at this moment and write the recording.
+ * Returns 0, or -1 after saying why.
  */
 int ts_session_stop(struct ts_session *ss)
 {
 	struct ts_analysis *an = ss->an;
 	uint64_t stop;
 
-	tracefs_event_disable(ss->inst, NULL, NULL);
+	/*
+	 * The window ends when tracing goes off.  Then the events are disabled
+	 * (one write for all, which still takes long: the kernel waits for RCU)
+	 * and tracing goes on again for the end marks alone.
+	 */
+	tracefs_trace_off(ss->inst);
 	stop = ts_now_ns();
-	if (drain(ss) || end_marks(ss, stop))
+	tracefs_instance_file_write(ss->inst, "events/enable", "0");
+	if (drain(ss))
+		return -1;
+	tracefs_trace_on(ss->inst);
+	if (end_marks(ss, stop))
 		return -1;
 	for (int tries = 0; !ss->s.done && tries < 100; tries++) {
 		struct timespec nap = { 0, 10 * 1000000L };
@@ -994,7 +1003,7 @@ void ts_session_free(struct ts_session *ss)
 		close(ss->marker_fd);
 	if (ss->inst) {
 		tracefs_trace_off(ss->inst);
-		tracefs_event_disable(ss->inst, NULL, NULL);
+		tracefs_instance_file_write(ss->inst, "events/enable", "0");
 		tracefs_instance_destroy(ss->inst);
 		tracefs_instance_free(ss->inst);
 	}
