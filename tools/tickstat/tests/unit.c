@@ -641,6 +641,25 @@ static void test_fixture_patched(void)
 	ts_analysis_free(&a);
 }
 
+/* trace-cmd convert makes it version 7 with zstd: the same recording, the same report. */
+static void test_fixture_converted(void)
+{
+	struct ts_analysis a, b;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(read_any(fixture("patched.dat"), &a, err), 0);
+	CU_ASSERT_EQUAL_FATAL(read_any(fixture("patched-v7.dat"), &b, err), 0);
+	CU_ASSERT_STRING_EQUAL(b.source_kind, "recording");
+	CU_ASSERT_EQUAL(a.win_start, b.win_start);
+	CU_ASSERT_EQUAL(a.win_end, b.win_end);
+	for (int c = 1; c <= 3; c++) {
+		CU_ASSERT_EQUAL(a.cpus[c]->ticks, b.cpus[c]->ticks);
+		CU_ASSERT_EQUAL(memcmp(a.cpus[c]->time, b.cpus[c]->time, sizeof(a.cpus[c]->time)), 0);
+	}
+	ts_analysis_free(&a);
+	ts_analysis_free(&b);
+}
+
 static void test_fixture_stock(void)
 {
 	struct ts_analysis a;
@@ -944,6 +963,7 @@ int main(int argc, char **argv)
 		{ "check: reason names", test_reason_spec },
 		{ "fixture: patched recording", test_fixture_patched },
 		{ "fixture: stock recording", test_fixture_stock },
+		{ "fixture: a recording converted to v7 by trace-cmd", test_fixture_converted },
 		{ "fixture: trace.dat agrees with the recording", test_fixture_tracedat_agrees },
 		{ "fixture: lost events fail the check", test_fixture_lost },
 		{ "fixture: trace.dat with unwritten events", test_fixture_unflushed },
