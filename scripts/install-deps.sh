@@ -10,7 +10,8 @@ linux-source-6.1
 qemu-system-x86
 libtracefs-dev
 libtraceevent-dev
-libtracecmd-dev
+libzstd-dev
+zlib1g-dev
 trace-cmd
 busybox-static
 gcc

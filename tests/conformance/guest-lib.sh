@@ -2,7 +2,7 @@
 #
 # Each scenario is a shell function scenario_NAME in scenarios/NAME.sh.  It
 # runs with $DIR, its own output folder, and records with record(), which
-# leaves there: rec.tickstat (the recording), report.json, rec.csv, loc.txt
+# leaves there: rec.dat (the recording), report.json, rec.csv, loc.txt
 # (the /proc/interrupts LOC deltas of each CPU while the command ran inside
 # the recording, the independent tick count), loc-span (uptime at the
 # command's start and end) and report.txt.
@@ -17,12 +17,12 @@ record() {
 	# The harness stays on housekeeping CPU 0; the workloads pin themselves.
 	# LOC is read around the command, inside the recording's window.
 	taskset -c 0 tickstat record -q ${tickstat_cpus:+-C "$tickstat_cpus"} \
-		-d "$secs" -o "$DIR/rec.tickstat" --csv "$DIR/rec.csv" -- \
+		-d "$secs" -o "$DIR/rec.dat" --csv "$DIR/rec.csv" -- \
 		loc-delta -s "$DIR/loc-span" "$@" > "$DIR/record.out" 2> "$DIR/record.err"
 	echo "status=$?" > "$DIR/record.status"
 	grep '^loc-delta:' "$DIR/record.out" | sed 's/^loc-delta: //' > "$DIR/loc.txt"
 	grep -v '^loc-delta:' "$DIR/record.out" > "$DIR/report.txt"
-	tickstat report --json "$DIR/rec.tickstat" > "$DIR/report.json"
+	tickstat report --json "$DIR/rec.dat" > "$DIR/report.json"
 }
 
 # note KEY VALUE: a fact for the expectations (a pid, a policy that failed)

@@ -92,7 +92,8 @@ static int stop_command(pid_t child)
 int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_command_end *cmd)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct ts_session_opts so = { .cpus = o->cpus, .buffer_kb = o->buffer_kb, .pin_away = 1 };
+	struct ts_session_opts so = { .cpus = o->cpus, .buffer_kb = o->buffer_kb, .pin_away = 1,
+				      .extra = o->extra, .nr_extra = o->nr_extra };
 	struct ts_session *ss = NULL;
 	uint64_t deadline;
 	pid_t child = -1;
@@ -111,7 +112,7 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_
 			goto out;
 		}
 	}
-	ss = ts_session_start(&so, an, o->output_file);
+	ss = ts_session_start(&so, an, o->output_file, o->output);
 	if (!ss)
 		goto out;
 	if (o->output)

@@ -22,9 +22,10 @@
 #include "record.h"
 #include "outfile.h"
 #include "output.h"
-#include "stream.h"
 #include "tracedat.h"
 #include "util.h"
+
+#define TS_MAX_EXTRA	64	/* -e options */
 
 enum ts_format { FMT_TABLE, FMT_JSON, FMT_PROMETHEUS };
 enum ts_command { CMD_RECORD, CMD_REPORT, CMD_CHECK };
@@ -45,6 +46,7 @@ struct cmd_opts {
 	struct ts_output_opts out;
 	struct ts_record_opts rec;
 	struct ts_check_opts check;
+	const char *extra[TS_MAX_EXTRA];
 };
 
 static const char * const main_usage[] = {
@@ -69,8 +71,11 @@ static const char * const record_usage[] = {
 	"",
 	"  -C, --cpus LIST        CPUs to report (default: nohz_full, else all)",
 	"  -d, --duration SECS    stop after this many seconds",
-	"  -o, --output FILE      also write a recording that 'tickstat report' reads anywhere",
+	"  -o, --output FILE      also write the recording, a trace.dat that 'tickstat report',",
+	"                         trace-cmd and KernelShark read anywhere",
 	"  -b, --buffer-kb KB     ring buffer per CPU (default 4096)",
+	"  -e, --event SYS:EVENT  also record this event (or SYS:*) into the file, for",
+	"                         trace-cmd and KernelShark; the report does not read it",
 	NULL,
 };
 
@@ -134,7 +139,7 @@ enum opt_id {
 	OPT_CPUS, OPT_DURATION, OPT_OUTPUT, OPT_BUFFER, OPT_QUIET, OPT_VERBOSE, OPT_HELP,
 	OPT_JSON, OPT_PROMETHEUS, OPT_CSV, OPT_TOP, OPT_NO_HEADER, OPT_NOHZ_FULL,
 	OPT_TIME_RANGE, OPT_MIN_BUSY, OPT_MIN_BUSY_ALIAS, OPT_MIN_IDLE, OPT_MIN_WINDOW,
-	OPT_MAX_RATE, OPT_FORBID, OPT_MAX_UNKNOWN, OPT_ALLOW_LOST, OPT_JUNIT,
+	OPT_MAX_RATE, OPT_FORBID, OPT_MAX_UNKNOWN, OPT_ALLOW_LOST, OPT_JUNIT, OPT_EVENT,
 	NR_OPTS,
 };
 
@@ -173,6 +178,7 @@ static const struct opt_spec {
 	[OPT_MAX_UNKNOWN] = { "max-unknown", 1, 0, FOR_CHECK },
 	[OPT_ALLOW_LOST] = { "allow-lost", 0, 0, FOR_CHECK },
 	[OPT_JUNIT] = { "junit", 1, 0, FOR_CHECK },
+	[OPT_EVENT] = { "event", 1, 'e', FOR_RECORDING },
 };
 
 /* getopt_long's tables, made from opt_specs: short options return 256 + id too */
@@ -353,6 +359,15 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 	case OPT_JUNIT:
 		o->junit = arg;
 		break;
+	case OPT_EVENT:
+		if (!strchr(arg, ':') || strchr(arg, ' ') || o->rec.nr_extra == TS_MAX_EXTRA) {
+			err_msg("%s: '%s' is not SYSTEM:EVENT or SYSTEM:* (at most %d)\n", name, arg,
+				TS_MAX_EXTRA);
+			return -1;
+		}
+		o->extra[o->rec.nr_extra++] = arg;
+		o->rec.extra = o->extra;
+		break;
 	}
 	return 0;
 }
@@ -512,17 +527,14 @@ static int read_input(struct cmd_opts *o, struct ts_analysis *an)
 		return -1;
 	}
 	fclose(f);
-	if (ts_is_recording(path) && o->nohz_full) {
+	if (o->nohz_full && ts_is_tickstat_recording(path)) {
 		err_msg("--nohz-full: %s is a tickstat recording, which knows its nohz_full CPUs\n",
 			path);
 		return -1;
 	}
 	if (prepare(o, an))
 		return -1;
-	if (ts_is_recording(path))
-		ret = ts_read_recording(path, an, err, sizeof(err));
-	else
-		ret = ts_read_tracedat(path, an, err, sizeof(err));
+	ret = ts_read_file(path, an, err, sizeof(err));
 	if (ret) {
 		err_msg("%s\n", err);
 		return -1;
@@ -603,7 +615,6 @@ static void print_report(struct cmd_opts *o, struct ts_analysis *an, const struc
 /* The output files of a command: all opened first, all committed last. */
 struct outputs {
 	struct ts_outfile csv, junit, recording;
-	struct ts_csv csv_ctx;
 };
 
 static int open_outputs(struct cmd_opts *o, struct outputs *out, struct ts_analysis *an)
@@ -616,7 +627,10 @@ static int open_outputs(struct cmd_opts *o, struct outputs *out, struct ts_analy
 	if (o->csv) {
 		if (ts_outfile_open(&out->csv, o->csv))
 			return -1;
-		ts_output_csv_attach(an, &out->csv_ctx, out->csv.f);
+		if (ts_analysis_keep_timeline(an)) {
+			err_msg("cannot make a temporary file for the timeline: %m\n");
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -681,6 +695,11 @@ static int run_command(enum ts_command cmd, int argc, char **argv)
 		}
 		if (out.junit.f)
 			ts_verdict_junit(out.junit.f, &v);
+	}
+	/* the timeline, from the finished analysis */
+	if (out.csv.f && ts_output_csv(out.csv.f, &an)) {
+		err_msg("cannot read the timeline back\n");
+		goto out;
 	}
 	if (commit_outputs(&out))
 		goto out;
