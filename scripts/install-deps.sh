@@ -28,6 +28,13 @@ libcunit1-dev
 clang
 libclang-rt-14-dev
 pkg-config
+dpkg-dev
+debhelper
+dh-python
+lintian
+fakeroot
+kmod
+linux-config-6.1
 "
 
 missing=""
