@@ -34,6 +34,7 @@ dh-python
 lintian
 fakeroot
 kmod
+rsync
 linux-config-6.1
 "
 
