@@ -30,8 +30,10 @@ die() { echo "build-kernel-deb: $*" >&2; exit 1; }
 
 [ -f "$src/.tickstat/applied/order" ] || die "no patched tree in $src: run make kernel-patched"
 
+# The guest's packages are made on every make check: gzip, not xz, which
+# took 32 s of CPU more there (KDEB_COMPRESS chooses).
 case "$kconfig" in
-guest) out=$build/kernel-deb/guest;;
+guest) out=$build/kernel-deb/guest; export KDEB_COMPRESS=${KDEB_COMPRESS:-gzip};;
 debian) out=$build/kernel-deb/debian-$flavour;;
 *) die "unknown KCONFIG '$kconfig' (guest or debian)";;
 esac
@@ -50,6 +52,10 @@ configure_guest() {
 	[ -f "$guest/arch/x86/boot/bzImage" ] || die "no guest kernel in $guest: run make kernel-patched"
 	rm -rf "$obj"
 	cp -a "$guest" "$obj"
+	# objtool's build records absolute paths: left as they are, make sees a
+	# changed command, rebuilds objtool and with it every object.
+	grep -rlZ --include='*.cmd' --include='*.d' -F "$guest" "$obj" |
+		xargs -0 -r sed -i "s|$guest|$obj|g"
 }
 
 configure_debian() {
@@ -81,7 +87,10 @@ rm -f "$out"/*.deb "$out"/*.buildinfo "$out"/*.changes
 release=$(make -s -C "$src" O="$obj" kernelrelease)
 say "BINDEB-PKG $kconfig $release"
 log=$out/bindeb-pkg.log
-# KDEB_PKGVERSION: a fixed version, not the build counter of the objects.
+# KDEB_PKGVERSION: a fixed version, not the build counter of the objects;
+# the packages' maintainer is the tools' one.
+DEBEMAIL=$(sed -n 's/^Maintainer: //p' "$top/debian/control")
+export DEBEMAIL
 set -- make -C "$src" O="$obj" -j"$(nproc)" KDEB_PKGVERSION="$release-1" bindeb-pkg
 if [ "$verbose" = 1 ]; then
 	"$@"
