@@ -36,6 +36,8 @@ fakeroot
 kmod
 rsync
 linux-config-6.1
+file
+man-db
 "
 
 missing=""
