@@ -37,15 +37,14 @@ guest) out=$build/kernel-deb/guest; export KDEB_COMPRESS=${KDEB_COMPRESS:-gzip};
 debian) out=$build/kernel-deb/debian-$flavour;;
 *) die "unknown KCONFIG '$kconfig' (guest or debian)";;
 esac
+# Debian's config for the flavour (rt-amd64 is the rt featureset's amd64)
+case "$flavour" in
+rt-*) debian_config=/usr/src/linux-config-6.1/config.amd64_rt_${flavour#rt-}.xz;;
+*) debian_config=/usr/src/linux-config-6.1/config.amd64_none_$flavour.xz;;
+esac
+[ "$kconfig" != debian ] || [ -f "$debian_config" ] ||
+	die "$debian_config not found: install linux-config-6.1 (flavours: amd64, cloud-amd64, rt-amd64)"
 obj=$out/obj
-
-# debian_config FLAVOUR - Debian's config file for a flavour (rt-amd64 is the rt featureset)
-debian_config() {
-	case "$1" in
-	rt-*) echo "/usr/src/linux-config-6.1/config.amd64_rt_${1#rt-}.xz";;
-	*) echo "/usr/src/linux-config-6.1/config.amd64_none_$1.xz";;
-	esac
-}
 
 configure_guest() {
 	local guest=$build/kernel/obj/patched-nohz_full
@@ -59,11 +58,8 @@ configure_guest() {
 }
 
 configure_debian() {
-	local config
-	config=$(debian_config "$flavour")
-	[ -f "$config" ] || die "$config not found: install linux-config-6.1 (flavours: amd64, cloud-amd64, rt-amd64)"
 	mkdir -p "$obj"
-	xz -dc "$config" >"$obj/.config.new"
+	xz -dc "$debian_config" >"$obj/.config.new"
 	"$src/scripts/config" --file "$obj/.config.new" \
 		--set-str LOCALVERSION "-tickstat-$flavour" \
 		--disable DEBUG_INFO --enable DEBUG_INFO_NONE \
@@ -78,7 +74,7 @@ configure_debian() {
 	# syncconfig writes include/config/auto.conf, which kernelrelease reads
 	make -C "$src" O="$obj" olddefconfig syncconfig >"$obj/config.log" 2>&1 ||
 		die "configuring failed: $obj/config.log"
-	grep -qx 'CONFIG_NO_HZ_FULL=y' "$obj/.config" || die "$config has no CONFIG_NO_HZ_FULL=y"
+	grep -qx 'CONFIG_NO_HZ_FULL=y' "$obj/.config" || die "$debian_config has no CONFIG_NO_HZ_FULL=y"
 }
 
 mkdir -p "$out"
