@@ -77,6 +77,8 @@ configure_debian() {
 	grep -qx 'CONFIG_NO_HZ_FULL=y' "$obj/.config" || die "$debian_config has no CONFIG_NO_HZ_FULL=y"
 }
 
+guest_image=$build/kernel/obj/patched-nohz_full/arch/x86/boot/bzImage
+guest_sum=$(sha256sum "$guest_image" 2>/dev/null || true)
 mkdir -p "$out"
 rm -f "$out"/*.deb "$out"/*.buildinfo "$out"/*.changes
 "configure_$kconfig"
@@ -97,4 +99,6 @@ fi
 # linux-libc-dev holds the userspace API headers: installing it would
 # replace Debian's own, which every userspace build uses. Not ours to ship.
 rm -f "$out"/linux-libc-dev_*.deb
+[ "$(sha256sum "$guest_image" 2>/dev/null || true)" = "$guest_sum" ] ||
+	die "packaging changed the guest tests' kernel $guest_image"
 ls "$out"/linux-image-*.deb "$out"/linux-headers-*.deb
