@@ -3,6 +3,10 @@
 #   make demo    build everything, boot the patched kernel, record a scenario, report
 #   make check   all tests (host and guest)
 #   make shell   an interactive guest (patched kernel; TREE=stock for the other)
+#   make tools   only tickstat and tickplot (needs only the libraries' -dev packages)
+#   make install / make uninstall   the tools, man pages and docs (PREFIX, DESTDIR)
+#   make deb     Debian packages of the tools, in build/deb
+#   make kernel-deb   Debian packages of the patched kernel (KCONFIG=guest|debian)
 #
 # V=1 shows the commands and the kernel build output.
 
@@ -68,7 +72,7 @@ $(INITRAMFS): guest-image/manifest guest-image/init guest-image/initramfs.py $(W
 demo: deps kernel image
 	$(Q)tests/demo.sh
 
-check: deps kernel kernel-variants kmod image
+check: deps kernel kernel-variants kmod image kernel-deb
 	$(Q)tests/run-tests
 
 # One conformance scenario (or several: NAME="lone-task two-tasks"); TREE=stock
@@ -88,3 +92,60 @@ clean:
 
 distclean:
 	rm -rf $(BUILD)
+
+# ---- installing: the tools, their man pages and the docs ----
+# make install [PREFIX=/usr/local] [DESTDIR=...]; make uninstall removes exactly that.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+DOCDIR ?= $(DATADIR)/doc/tickstat
+TICKPLOT_DIR := $(DATADIR)/tickplot
+MAN_PAGES := $(wildcard tools/tickstat/man/*.1) tools/tickplot/man/tickplot.1
+DOCS := README.md $(wildcard docs/*.md)
+DOCS_SCENARIOS := $(wildcard docs/scenarios/*.md)
+DOCS_IMAGES := $(wildcard docs/images/*.png)
+INSTALLED := $(BINDIR)/tickstat $(BINDIR)/tickplot \
+	$(TICKPLOT_DIR)/tickplot $(TICKPLOT_DIR)/tickplot.py \
+	$(patsubst %,$(MANDIR)/man1/%,$(notdir $(MAN_PAGES))) \
+	$(patsubst %,$(DOCDIR)/%,$(notdir $(DOCS))) \
+	$(patsubst %,$(DOCDIR)/scenarios/%,$(notdir $(DOCS_SCENARIOS))) \
+	$(patsubst %,$(DOCDIR)/images/%,$(notdir $(DOCS_IMAGES)))
+
+.PHONY: tools install uninstall deb kernel-deb
+
+tools: $(TICKSTAT)
+
+install: tools
+	@echo "  INSTALL $(DESTDIR)$(PREFIX)"
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TICKPLOT_DIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(DOCDIR)/scenarios $(DESTDIR)$(DOCDIR)/images
+	$(Q)install -m 755 $(TICKSTAT) $(DESTDIR)$(BINDIR)/tickstat
+	$(Q)install -m 755 tools/tickplot/tickplot $(DESTDIR)$(TICKPLOT_DIR)/tickplot
+	$(Q)install -m 644 tools/tickplot/tickplot.py $(DESTDIR)$(TICKPLOT_DIR)/tickplot.py
+	$(Q)ln -sfn $$(realpath -m --relative-to=$(BINDIR) $(TICKPLOT_DIR)/tickplot) \
+		$(DESTDIR)$(BINDIR)/tickplot
+	$(Q)install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
+	$(Q)install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	$(Q)install -m 644 $(DOCS_SCENARIOS) $(DESTDIR)$(DOCDIR)/scenarios/
+	$(Q)install -m 644 $(DOCS_IMAGES) $(DESTDIR)$(DOCDIR)/images/
+
+# Python's byte-code cache, written when root first runs tickplot, goes too.
+uninstall:
+	@echo "  UNINSTALL $(DESTDIR)$(PREFIX)"
+	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	$(Q)rm -rf $(DESTDIR)$(TICKPLOT_DIR)/__pycache__
+	$(Q)for d in $(DOCDIR)/images $(DOCDIR)/scenarios $(DOCDIR) $(TICKPLOT_DIR); do \
+		[ ! -d "$(DESTDIR)$$d" ] || rmdir "$(DESTDIR)$$d"; done
+
+# The tools' .deb files (tickstat, tickplot), built from a copy of this tree in build/deb
+deb:
+	$(Q)scripts/build-deb.sh $(BUILD)/deb
+
+# The patched kernel as linux-image and linux-headers .deb files in build/kernel-deb.
+# KCONFIG=guest (default): the guest's nohz_full config, packaged from a copy of
+# the objects the guest tests boot; KCONFIG=debian: Debian's config for FLAVOUR.
+KCONFIG ?= guest
+FLAVOUR ?= cloud-amd64
+kernel-deb: deps kernel-patched
+	$(Q)scripts/build-kernel-deb.sh $(KCONFIG) $(FLAVOUR)

@@ -29,6 +29,16 @@ libcunit1-dev
 clang
 libclang-rt-14-dev
 pkg-config
+dpkg-dev
+debhelper
+dh-python
+lintian
+fakeroot
+kmod
+rsync
+linux-config-6.1
+file
+man-db
 "
 
 missing=""
