@@ -86,7 +86,9 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 			   f[F_CLR_CALLER];
 	caps->sched_switch = f[F_SW_PREV_PID] && f[F_SW_NEXT_PID] &&
 			     f[F_SW_PREV_COMM] && f[F_SW_NEXT_COMM];
-	caps->tick_expiry = !!f[F_HRT_FUNCTION];
+	/* the tick's timer is known by its address, or by name in kallsyms */
+	caps->tick_expiry = f[F_HRT_FUNCTION] &&
+			    (d->tick_fn || tep_get_function_count(tep) > 0);
 	return caps->tick_stop ? 0 : -1;
 }
 
@@ -116,7 +118,21 @@ static int comm(struct ts_decoder *d, enum ts_field_id id, struct tep_record *re
 	return 0;
 }
 
-/* Is this hrtimer callback the tick's own, tick_sched_timer()? */
+/*
+ * The tick's hrtimer callback: tick_sched_timer() up to Linux 6.8,
+ * tick_nohz_handler() from 6.9.  A kernel never has both as hrtimer
+ * callbacks (before 6.9 tick_nohz_handler() is the low-resolution mode's
+ * clockevent handler, which no hrtimer runs), so either name is the tick.
+ */
+static int is_tick_name(const char *name)
+{
+	return !strcmp(name, "tick_sched_timer") || !strcmp(name, "tick_nohz_handler");
+}
+
+/*
+ * Is this hrtimer callback the tick's own?  By the address the recording
+ * names, or else by its name in the source's kallsyms (a trace.dat's).
+ */
 static int is_tick_fn(struct ts_decoder *d, uint64_t addr)
 {
 	const char *name;
@@ -128,7 +144,7 @@ static int is_tick_fn(struct ts_decoder *d, uint64_t addr)
 		if (d->fn_cache[i].addr == addr)
 			return d->fn_cache[i].is_tick;
 	name = tep_find_function(d->tep, addr);
-	is_tick = name && !strcmp(name, "tick_sched_timer") &&
+	is_tick = name && is_tick_name(name) &&
 		  tep_find_function_address(d->tep, addr) == addr;
 	d->fn_cache[d->fn_next].addr = addr;
 	d->fn_cache[d->fn_next].is_tick = is_tick;

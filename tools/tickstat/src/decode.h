@@ -33,7 +33,7 @@ struct ts_decoder {
 	int id_stop, id_retain, id_restart, id_dep_set, id_dep_clear;
 	int id_switch, id_hrtimer;
 	struct tep_format_field *field[TS_NR_FIELDS];
-	uint64_t tick_fn;		/* address of tick_sched_timer, 0 unknown */
+	uint64_t tick_fn;		/* address of the tick's hrtimer callback, 0 unknown */
 	struct { uint64_t addr; int is_tick; } fn_cache[TS_FN_CACHE];
 	int fn_next;
 	uint64_t bad_records;		/* records too short for their format */
