@@ -118,14 +118,21 @@ static int by_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static void load_ksyms(struct ksyms *k, uint64_t *tick_fn)
+/*
+ * Also finds the tick's hrtimer callback, by the name the running kernel
+ * gives it: tick_sched_timer up to Linux 6.8, tick_nohz_handler from 6.9
+ * (before 6.9 a function of that name exists too, the low-resolution
+ * clockevent handler, so tick_sched_timer wins when both are there).
+ */
+static void load_ksyms(struct ksyms *k, uint64_t *tick_fn, const char **tick_name)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char line[256], name[128], type;
-	unsigned long long addr;
+	unsigned long long addr, handler = 0;
 	int cap = 0;
 
 	*tick_fn = 0;
+	*tick_name = NULL;
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
@@ -133,8 +140,12 @@ static void load_ksyms(struct ksyms *k, uint64_t *tick_fn)
 			continue;
 		if (type != 't' && type != 'T')
 			continue;
-		if (!strcmp(name, "tick_sched_timer"))
+		if (!strcmp(name, "tick_sched_timer")) {
 			*tick_fn = addr;
+			*tick_name = "tick_sched_timer";
+		} else if (!strcmp(name, "tick_nohz_handler")) {
+			handler = addr;
+		}
 		if (k->nr == cap) {
 			struct ksym *s = realloc(k->sym, (cap = cap * 2 + 4096) * sizeof(*s));
 
@@ -148,6 +159,10 @@ static void load_ksyms(struct ksyms *k, uint64_t *tick_fn)
 	}
 	fclose(f);
 	qsort(k->sym, k->nr, sizeof(*k->sym), by_addr);
+	if (!*tick_fn && handler) {
+		*tick_fn = handler;
+		*tick_name = "tick_nohz_handler";
+	}
 }
 
 static const struct ksym *ksym_of(const struct ksyms *k, uint64_t addr)
@@ -560,6 +575,7 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, int *cmd_s
 	char nohz[256], list[512];
 	int present[NR_EVENTS], go_fd = -1, ret = -1, stream_ok = 0;
 	uint64_t tick_fn, start, deadline;
+	const char *tick_name;
 	pid_t child = -1;
 	FILE *out = NULL;
 
@@ -581,7 +597,7 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, int *cmd_s
 			return -1;
 		}
 	}
-	load_ksyms(&ksyms, &tick_fn);
+	load_ksyms(&ksyms, &tick_fn, &tick_name);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -612,8 +628,15 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, int *cmd_s
 	ts_cpuset_format(&mon, list, sizeof(list));
 	text_add(&meta, "monitored=%s\nkernel=%s\nclock=mono\npage_size=%d\nlong_size=%d\n",
 		 list, uts.release, (int)getpagesize(), (int)sizeof(long));
-	if (tick_fn)
+	/*
+	 * tick_sched_timer= is the key's first name, which tickstat 0.1 reads:
+	 * the same address under it keeps such a reader counting ticks.
+	 */
+	if (tick_fn) {
+		text_add(&meta, "tick_timer=0x%llx\ntick_timer_function=%s\n",
+			 (unsigned long long)tick_fn, tick_name);
 		text_add(&meta, "tick_sched_timer=0x%llx\n", (unsigned long long)tick_fn);
+	}
 	text_add(&meta, "recorder=tickstat %s\n", TICKSTAT_VERSION);
 	snprintf(an->source_kind, sizeof(an->source_kind), "live");
 	if (o->output)

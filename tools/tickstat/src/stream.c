@@ -135,7 +135,8 @@ static int meta_line(struct ts_stream *s, char *line)
 		if (ts_parse_u64(v, &n) || (n != 4 && n != 8))
 			return -1;
 		s->long_size = (int)n;
-	} else if (!strcmp(line, "tick_sched_timer")) {
+	} else if (!strcmp(line, "tick_timer") || !strcmp(line, "tick_sched_timer")) {
+		/* the tick's hrtimer callback; tick_sched_timer is the older key */
 		return ts_parse_u64(v, &s->tick_fn);
 	} else if (!strcmp(line, "kernel")) {
 		snprintf(an->kernel, sizeof(an->kernel), "%s", v);
