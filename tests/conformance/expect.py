@@ -364,8 +364,13 @@ def check_nohz_idle(s: Scenario) -> None:
              busy["busy_tickless_share"])
     r = s.reason(1, "NOT_NOHZ_FULL")
     s.within("CPU1 seconds of NOT_NOHZ_FULL", 1.2, 1.8, r["time_ns"] / 1e9 if r else None)
+    # Debian's own kernel wakes idle CPUs more than the guest config (the
+    # soft-lockup watchdog's hrtimer, kcompactd, kworkers: 27 timer
+    # interrupts on CPUs 2-3 in 2.5 s traced), and without rcu_nocbs= a
+    # wake keeps the tick while RCU callbacks wait: 0.892-0.995 measured on
+    # debian-6.1 with the host loaded, 0.99-1.0 on the patched kernel.
     for n in (2, 3):
-        s.within(f"CPU{n} idle tickless share", 0.9, 1.0, s.cpu(n)["idle_tickless_share"])
+        s.within(f"CPU{n} idle tickless share", 0.85, 1.0, s.cpu(n)["idle_tickless_share"])
     if s.patched:
         s.within("CPU1 IDLE_EXIT restarts", 1, 1000, busy["restarts"]["IDLE_EXIT"])
         # without rcu_nocbs= a CPU keeps its own RCU callbacks: the task's
