@@ -76,14 +76,14 @@ static int decode_expiry(struct ts_decoder *d, unsigned long long fn)
  */
 static void test_decode_tick_names(void)
 {
-	const char *names[] = { "tick_sched_timer", "tick_nohz_handler", NULL };
+	static const char * const names[] = { "tick_sched_timer", "tick_nohz_handler", NULL };
 
 	for (int i = 0; i < 3; i++) {
 		struct tep_handle *tep = tep_alloc();
 		struct ts_decoder d = { 0 };
 		struct ts_caps caps;
 
-		CU_ASSERT_FATAL(tep != NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
 		CU_ASSERT_EQUAL_FATAL(tep_parse_event(tep, tick_stop_fmt, strlen(tick_stop_fmt),
 						      "timer"), 0);
 		CU_ASSERT_EQUAL_FATAL(tep_parse_event(tep, hrtimer_fmt, strlen(hrtimer_fmt),
@@ -93,7 +93,7 @@ static void test_decode_tick_names(void)
 			tep_register_function(tep, "hrtimer_wakeup", 0xffffffff81000200ULL, NULL);
 		}
 		CU_ASSERT_EQUAL_FATAL(ts_decoder_init(&d, tep, &caps), 0);
-		CU_ASSERT_EQUAL(caps.tick_expiry, names[i] != NULL);
+		CU_ASSERT_EQUAL(caps.tick_expiry, !!names[i]);
 		if (names[i]) {
 			CU_ASSERT(decode_expiry(&d, 0xffffffff81000100ULL));
 			CU_ASSERT(!decode_expiry(&d, 0xffffffff81000200ULL));
