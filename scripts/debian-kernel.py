@@ -117,7 +117,8 @@ def pick(name: str, found: list[tuple[str, str]]) -> tuple[str, str] | str:
             return match[0]
         return (f"{name} is the {flavour} image of version {want} (the installed linux-source-6.1), "
                 f"which the package lists do not have (6.1 {flavour} images there: {seen}); "
-                f"when the archive has moved on, upgrade linux-source-6.1 too")
+                f"when the archive has moved on, upgrade linux-source-6.1 to the same version "
+                f"(the series targets one release: build-kernel.sh says if it still applies)")
     if not found:
         return f"{name}: the package lists have no linux-image-6.12*-{flavour}-unsigned"
     return sorted(found, key=cmp_to_key(lambda a, b: version_cmp(a[1], b[1])))[-1]
@@ -141,6 +142,18 @@ def apt_update(why: str) -> None:
     run("apt-get", "update", "-qq")
 
 
+def cached(name: str) -> tuple[str, str] | None:
+    """The image extracted before, if it still fits NAME without the lists
+    (debian-6.1: the installed linux-source-6.1's version)."""
+    stamp = BUILD / name / "package"
+    if not stamp.is_file():
+        return None
+    pkg, version = stamp.read_text().split()
+    if KERNELS[name][0] == "6.1" and version != source_version():
+        return None
+    return pkg, version
+
+
 def choose(name: str, updated: list[bool]) -> tuple[str, str]:
     """The image package and version for NAME; cached against the lists."""
     series, flavour = KERNELS[name]
@@ -158,7 +171,11 @@ def choose(name: str, updated: list[bool]) -> tuple[str, str]:
         key = lists_key()
         choice = pick(name, images(flavour, series))
     if isinstance(choice, str):
-        raise Failure(choice)
+        kept = cached(name)
+        if not kept:
+            raise Failure(choice)
+        say(f"{choice}; using the image already in {BUILD / name}: {kept[0]} {kept[1]}")
+        return kept
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.write_text(f"{choice[0]} {choice[1]}\n{key}")
     return choice
