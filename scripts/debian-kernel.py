@@ -175,7 +175,7 @@ def choose(name: str, updated: list[bool]) -> tuple[str, str]:
         if not kept:
             raise Failure(choice)
         say(f"{choice}; using the image already in {BUILD / name}: {kept[0]} {kept[1]}")
-        return kept
+        choice = kept
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.write_text(f"{choice[0]} {choice[1]}\n{key}")
     return choice
