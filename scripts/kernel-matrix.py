@@ -13,6 +13,7 @@ figures of the scenarios.  Needs the patched kernel and the image built
 """
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -71,12 +72,15 @@ def held(c: dict, name: str) -> str:
         (f" {r['detail']}" if r.get("detail") else "")
 
 
-def preempt_model(version: str) -> str:
-    if "PREEMPT_RT" in version:
-        return "PREEMPT_RT"
-    if "PREEMPT_DYNAMIC" in version:
-        return "PREEMPT_DYNAMIC (voluntary)"
-    return "PREEMPT" if " PREEMPT " in version else "none"
+def build_flags(version: str) -> str:
+    """The flags uname -v shows: '#1 SMP PREEMPT_RT Debian ...' -> SMP PREEMPT_RT"""
+    return " ".join(w for w in version.split() if w == "SMP" or w.startswith("PREEMPT"))
+
+
+def tick_timer(files: Path) -> str:
+    """The tick's hrtimer callback tickstat record found (its recording's META)."""
+    m = re.search(rb"tick_timer_function=(\w+)", (files / "two-tasks/rec.tickstat").read_bytes())
+    return m.group(1).decode() if m else "none"
 
 
 def package(kernel: str) -> str:
@@ -96,15 +100,19 @@ def measure(kernel: str, work: Path) -> dict:
     try:
         verdicts, secs = run_scenarios(kernel, work / kernel)
     except SystemExit as e:  # a starved guest; a second run, said so
-        print(f"{e}\nkernel-matrix: {kernel}: running the scenarios again", file=sys.stderr)
+        (work / kernel).rename(work / f"{kernel}-first-attempt")
+        print(f"{e}\nkernel-matrix: {kernel}: running the scenarios again (the first "
+              f"attempt is in {work / kernel}-first-attempt)", file=sys.stderr)
         verdicts, secs = run_scenarios(kernel, work / kernel)
     files = work / kernel / f"{kernel}-0" / "files"
     facts = {f.name: f.read_text().split() for f in (files / "kernel").iterdir()}
     facts["version"] = [(files / "kernel/version").read_text().strip()]
     reps = {n: json.loads((files / n / "report.json").read_text()) for n in SCENARIOS}
     locs = {n: (files / n / "loc.txt").read_text().split() for n in SCENARIOS}
+    fair = dict(line.split() for line in (files / "kernel/fair-server").read_text().splitlines())
     return {"kernel": kernel, "boot": boot, "run": secs, "verdicts": verdicts, "facts": facts,
-            "reps": reps, "locs": locs, "package": package(kernel)}
+            "reps": reps, "locs": locs, "package": package(kernel), "fair_cpu1": fair.get("cpu1"),
+            "tick_timer": tick_timer(files), "load": os.getloadavg()[0]}
 
 
 def knows(ev: dict) -> str:
@@ -144,15 +152,22 @@ def render(results: list[dict]) -> str:
         "",
         "## Kernels",
         "",
-        row(["kernel", "package", "release", "preemption", "guest run with nothing to do",
-             "tick's hrtimer"]),
-        row(["---"] * 6),
+        row(["kernel", "package", "release", "`uname -v` flags", "guest run with nothing to do",
+             "tick's hrtimer (tickstat's pick)", "in kallsyms"]),
+        row(["---"] * 7),
     ]
     for r in results:
         f = r["facts"]
         lines.append(row([f"`{r['kernel']}`", r["package"], f["release"][0],
-                          preempt_model(f["version"][0]), f"{r['boot']:.1f} s",
+                          build_flags(f["version"][0]), f"{r['boot']:.1f} s",
+                          f"`{r['tick_timer']}`",
                           ", ".join(f"`{x}`" for x in f["tick-functions"]) or "none"]))
+    lines += [
+        "",
+        "Host load average (1 min) when each kernel was measured: "
+        + ", ".join(f"{r['kernel']} {r['load']:.1f}" for r in results)
+        + ": boot times grow with it (other jobs shared the 2 cores).",
+    ]
     lines += [
         "",
         "## Tick events and what tickstat knows",
@@ -206,9 +221,39 @@ def render(results: list[dict]) -> str:
         "tick, not at which scope (docs/tickstat.md). The runs took "
         + ", ".join(f"{r['kernel']} {r['run']:.0f} s" for r in results)
         + " (boot included).",
-        "",
     ]
-    return "\n".join(lines)
+    lines += notes(results)
+    return "\n".join(lines) + "\n"
+
+
+def notes(results: list[dict]) -> list[str]:
+    """What sets a kernel apart in these figures, from its facts."""
+    out = ["", "## Notes", ""]
+    fair = [r for r in results if r["fair_cpu1"] and int(r["fair_cpu1"])]
+    if fair:
+        out.append(
+            "- A fair server (6.12's deadline server, which reserves CFS tasks "
+            f"{int(fair[0]['fair_cpu1']) / 1e6:g} ms a second against RT tasks) runs on CPU 1 of "
+            + ", ".join(f"`{r['kernel']}`" for r in fair)
+            + ": about once a second it holds the lone task's tick as SCHED for a tick or two ("
+            + ", ".join(f"{r['kernel']}: {cpu(r['reps']['lone-task'], 1)['ticks']} ticks in 5 s"
+                        for r in fair)
+            + "); with its runtime set to 0 (`/sys/kernel/debug/sched/fair_server/cpu1/runtime`) "
+            "debian-6.12 gave none (docs/scenarios/lone-task.md).")
+    rt = [r for r in results if "PREEMPT_RT" in r["facts"]["version"][0]]
+    if rt:
+        out.append(
+            "- PREEMPT_RT (" + ", ".join(f"`{r['kernel']}`" for r in rt) + "): the tick wakes "
+            "the FIFO threads `rcuc/N` and `ktimers/N`, and while one is queued two CFS tasks do "
+            "not need the tick, so in two-tasks it stops for a moment during the shared phase ("
+            + ", ".join(f"{r['kernel']}: {cpu(r['reps']['two-tasks'], 1)['tick_stop_success']} "
+                        "tick_stop successes" for r in rt)
+            + "; traced on debian-6.1-rt: a stop right after the tick woke `rcuc/1`; "
+            "docs/scenarios/two-tasks.md). These kernels also have the osnoise and timerlat "
+            "tracers rtla needs.")
+    # co-runners (issue 11, part 4): a note on who shared CPU 1 in two-tasks
+    # on each kernel goes here, once tickstat reports the tasks
+    return out
 
 
 def main() -> int:
