@@ -250,9 +250,14 @@ def depends(ko: bytes) -> list[str]:
 
 
 def extract_image(deb: Path, dest: Path) -> str:
-    """vmlinuz and the disk drivers' modules into dest; returns the release."""
-    found = members(deb, lambda p: re.fullmatch(r"boot/vmlinuz-.*", p) is not None or
-                    re.fullmatch(r"lib/modules/[^/]+/modules\.builtin", p) is not None)
+    """vmlinuz and the disk drivers' modules into dest; returns the release.
+    Each pass decompresses the whole package: the first also takes the
+    drivers themselves, a second what they depend on (none on 6.12)."""
+    def first(path: str) -> bool:
+        return (re.fullmatch(r"boot/vmlinuz-.*|lib/modules/[^/]+/modules\.builtin", path)
+                is not None or module_name(path) in DISK_DRIVERS)
+
+    found = members(deb, first)
     kernels = [p for p in found if p.startswith("boot/vmlinuz-")]
     if len(kernels) != 1:
         raise Failure(f"{deb.name}: expected one boot/vmlinuz-*, found {kernels}")
@@ -266,16 +271,20 @@ def extract_image(deb: Path, dest: Path) -> str:
     have: dict[str, list[str]] = {}
     mods = dest / "modules"
     mods.mkdir()
-    while need - have.keys():
-        todo = need - have.keys()
-        got = members(deb, lambda p: p.startswith(f"lib/modules/{release}/") and
-                      module_name(p) in todo)
+    got = {p: data for p, data in found.items()
+           if p.startswith(f"lib/modules/{release}/") and module_name(p) in need}
+    while True:
         for path, data in got.items():
             name = module_name(path)
             ko = decompress(path, data)
             (mods / f"{name}.ko").write_bytes(ko)
             have[name] = depends(ko)
             need |= {d for d in have[name] if d not in builtin}
+        todo = need - have.keys()
+        if not todo:
+            break
+        got = members(deb, lambda p: p.startswith(f"lib/modules/{release}/") and
+                      module_name(p) in todo)
         lost = todo - {module_name(p) for p in got}
         if lost:
             raise Failure(f"{deb.name}: no module {', '.join(sorted(lost))} and not built in")
