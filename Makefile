@@ -2,7 +2,8 @@
 #
 #   make demo    build everything, boot the patched kernel, record a scenario, report
 #   make check   all tests (host and guest)
-#   make shell   an interactive guest (patched kernel; TREE=stock for the other)
+#   make shell   an interactive guest (patched kernel; TREE=stock, debian-6.1,
+#                debian-6.1-rt, debian-6.12 or debian-6.12-rt for another)
 #   make tools   only tickstat and tickplot (needs only the libraries' -dev packages)
 #   make install / make uninstall   the tools, man pages and docs (PREFIX, DESTDIR)
 #   make deb     Debian packages of the tools, in build/deb
@@ -29,8 +30,8 @@ INITRAMFS := $(BUILD)/initramfs.cpio.gz
 TICKSTAT := $(BUILD)/tools/tickstat/tickstat
 TICKSTAT_SRC := $(wildcard tools/tickstat/src/*.[ch]) tools/tickstat/Makefile
 
-.PHONY: all deps kernel kernel-stock kernel-patched kernel-variants kmod image workloads tickstat demo check \
-	scenario bench shell clean distclean
+.PHONY: all deps kernel kernel-stock kernel-patched kernel-variants kernel-source debian-kernels kmod \
+	image workloads tickstat demo check scenario bench shell kernels-doc clean distclean
 
 all: kernel image tickstat
 
@@ -47,10 +48,21 @@ kernel-variants: deps
 	$(Q)scripts/build-kernel.sh patched nohz_idle
 	$(Q)scripts/build-kernel.sh patched hz_periodic
 
-# The conformance suite's test module, per kernel (loaded only in the guest)
-kmod: kernel
-	$(Q)scripts/build-kmod.sh stock
+# The stock tree, extracted only: checkpatch.test runs its scripts/checkpatch.pl
+kernel-source: deps
+	$(Q)scripts/build-kernel.sh stock nohz_full source
+
+# Debian's own kernels (make check boots them), fetched with apt-get download
+# into build/debian; debian-6.1 with its headers, for the test module
+debian-kernels: deps
+	$(Q)scripts/debian-kernel.py --headers debian-6.1 >/dev/null
+	$(Q)scripts/debian-kernel.py debian-6.1-rt debian-6.12 >/dev/null
+
+# The conformance suite's test module, per kernel (loaded only in the guest):
+# the patched kernel and Debian's 6.1, the stock side of make check
+kmod: kernel-patched debian-kernels
 	$(Q)scripts/build-kmod.sh patched
+	$(Q)scripts/build-kmod.sh debian-6.1
 
 workloads: $(WORKLOADS)
 $(BUILD)/tests/workloads/%: tests/workloads/%.c tests/workloads/workload.h
@@ -69,22 +81,29 @@ $(INITRAMFS): guest-image/manifest guest-image/init guest-image/initramfs.py $(W
 	@echo "  INITRAMFS $@"
 	$(Q)guest-image/initramfs.py guest-image/manifest $@
 
-demo: deps kernel image
+demo: deps kernel-patched image
 	$(Q)tests/demo.sh
 
-check: deps kernel kernel-variants kmod image kernel-deb
+check: deps kernel-patched kernel-variants kernel-source kmod image kernel-deb
 	$(Q)tests/run-tests
 
-# One conformance scenario (or several: NAME="lone-task two-tasks"); TREE=stock
-scenario: deps kernel kernel-variants kmod image
+# One conformance scenario (or several: NAME="lone-task two-tasks") on the
+# patched kernel, or TREE=stock, debian-6.1, ... (its test module built first)
+scenario: deps kernel-patched kernel-variants image
+	$(Q)case "$(TREE)" in stock) scripts/build-kernel.sh stock nohz_full;; esac
+	$(Q)scripts/build-kmod.sh $(TREE)
 	$(Q)tests/conformance/run --tree $(TREE) -v $(NAME)
+
+# docs/kernels.md: the support matrix, measured on every kernel
+kernels-doc: deps kernel-patched image
+	$(Q)scripts/kernel-matrix.py -o docs/kernels.md
 
 # Benchmarks (not part of check): observer effect and report throughput
 bench: deps kernel image
 	$(Q)tests/bench/run
 
 shell: deps image
-	$(Q)scripts/build-kernel.sh $(TREE) $(VARIANT)
+	$(Q)case "$(TREE)" in debian-*) ;; *) scripts/build-kernel.sh $(TREE) $(VARIANT);; esac
 	$(Q)guest-image/run-guest --tree $(TREE) --variant $(VARIANT) --shell
 
 clean:

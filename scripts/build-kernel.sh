@@ -3,6 +3,7 @@
 # The bisect tree carries only the first $SERIES_LIMIT patches of the series.
 #
 # usage: build-kernel.sh TREE VARIANT [MAKE TARGET...]   (default target: bzImage)
+#        build-kernel.sh TREE VARIANT source   only extract (and patch) the tree
 #
 # Source trees live in build/kernel/src/TREE, pristine apart from the series;
 # objects go to build/kernel/obj/TREE-VARIANT (make O=), so one patched tree
@@ -166,6 +167,7 @@ check_fragment() {
 
 mkdir -p "$build"
 prepare_source
+[ "$targets" != source ] || exit 0
 configure
 say "BUILD $tree-$variant $targets"
 # shellcheck disable=SC2086

@@ -61,3 +61,22 @@ save_nohz_full() {
 	cat /sys/devices/system/cpu/nohz_full > "$DIR/nohz_full" 2>/dev/null ||
 		echo absent > "$DIR/nohz_full"
 }
+
+# save_kernel: what the booted kernel offers, into $OUT/kernel: its release
+# and version, its timer trace events, which of the tick's hrtimer
+# functions its symbols have (tick_sched_timer up to 6.8, tick_nohz_handler
+# from 6.9), its tracers (scripts/kernel-matrix.py tabulates them), and the
+# runtime of each CPU's fair server (the deadline server of 6.12, which
+# holds a lone task's tick about once a second; empty before 6.12)
+save_kernel() {
+	mkdir -p "$OUT/kernel"
+	uname -r > "$OUT/kernel/release"
+	uname -v > "$OUT/kernel/version"
+	ls /sys/kernel/tracing/events/timer > "$OUT/kernel/timer-events"
+	awk '$3 == "tick_sched_timer" || $3 == "tick_nohz_handler" { print $3 }' /proc/kallsyms \
+		> "$OUT/kernel/tick-functions"
+	cat /sys/kernel/tracing/available_tracers > "$OUT/kernel/tracers"
+	for c in /sys/kernel/debug/sched/fair_server/cpu*; do
+		[ -f "$c/runtime" ] && echo "${c##*/} $(cat "$c/runtime")"
+	done > "$OUT/kernel/fair-server"
+}

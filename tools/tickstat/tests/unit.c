@@ -17,6 +17,7 @@
 
 #include "analysis.h"
 #include "check.h"
+#include "decode.h"
 #include "metrics.h"
 #include "ksym.h"
 #include "stream.h"
@@ -36,6 +37,87 @@ static char *fixture(const char *name)
 
 	snprintf(p, sizeof(path[0]), "%s/%s", fixtures, name);
 	return p;
+}
+
+/* ---- the tick's hrtimer, by name ---- */
+
+static const char tick_stop_fmt[] =
+	"name: tick_stop\nID: 41\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:int success;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:int dependency;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"success=%d\", REC->success\n";
+static const char hrtimer_fmt[] =
+	"name: hrtimer_expire_entry\nID: 42\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:s64 now;\toffset:16;\tsize:8;\tsigned:1;\n"
+	"\tfield:void * function;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"hrtimer=%p\", REC->hrtimer\n";
+
+/* Decode one hrtimer_expire_entry of callback fn: 1 when it is a tick. */
+static int decode_expiry(struct ts_decoder *d, unsigned long long fn)
+{
+	unsigned char data[32] = { 42 };	/* common_type: hrtimer_expire_entry */
+	struct tep_record rec = { .ts = 1000, .cpu = 1, .size = sizeof(data), .data = data };
+	struct ts_event ev;
+
+	memcpy(data + 24, &fn, sizeof(fn));
+	return ts_decode(d, &rec, &ev) == 1 && ev.kind == TS_EV_TICK;
+}
+
+/*
+ * The tick's timer is found by name in the kernel's symbols (the live
+ * /proc/kallsyms or a trace.dat's): tick_sched_timer up to Linux 6.8,
+ * tick_nohz_handler from 6.9 (6.1 has both, and there tick_sched_timer is
+ * the tick); another callback is no tick; without either name the count is
+ * unknown, not 0.
+ */
+static void test_decode_tick_names(void)
+{
+	static const struct {
+		const char *kallsyms;
+		unsigned long long tick;
+	} kernels[] = {
+		{ "ffffffff81000100 t tick_sched_timer\nffffffff81000180 t tick_nohz_handler\n"
+		  "ffffffff81000200 t hrtimer_wakeup\n", 0xffffffff81000100ULL },	/* 6.1 */
+		{ "ffffffff81000100 t tick_nohz_handler\nffffffff81000200 t hrtimer_wakeup\n",
+		  0xffffffff81000100ULL },						/* 6.12 */
+		{ "ffffffff81000200 t hrtimer_wakeup\n", 0 },				/* neither */
+	};
+
+	for (int i = 0; i < 3; i++) {
+		struct ts_ksym_query *q = calloc(1, sizeof(*q));
+		struct tep_handle *tep = tep_alloc();
+		struct ts_decoder d = { 0 };
+		struct ts_caps caps;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+		ts_ksym_query_init(q);
+		ts_ksym_feed(q, kernels[i].kallsyms, strlen(kernels[i].kallsyms));
+		ts_ksym_end(q);
+		CU_ASSERT_EQUAL(q->tick_fn, kernels[i].tick);
+		CU_ASSERT_EQUAL_FATAL(tep_parse_event(tep, tick_stop_fmt, strlen(tick_stop_fmt),
+						      "timer"), 0);
+		CU_ASSERT_EQUAL_FATAL(tep_parse_event(tep, hrtimer_fmt, strlen(hrtimer_fmt),
+						      "timer"), 0);
+		d.tick_fn = q->tick_fn;
+		CU_ASSERT_EQUAL_FATAL(ts_decoder_init(&d, tep, &caps), 0);
+		CU_ASSERT_EQUAL(caps.tick_expiry, !!kernels[i].tick);
+		if (kernels[i].tick) {
+			CU_ASSERT(decode_expiry(&d, kernels[i].tick));
+			CU_ASSERT(!decode_expiry(&d, 0xffffffff81000200ULL));
+		}
+		tep_free(tep);
+		free(q);
+	}
 }
 
 /* ---- histogram ---- */
@@ -947,6 +1029,7 @@ int main(int argc, char **argv)
 		{ "hist: percentile error within 12.5%", test_hist_error_bound },
 		{ "hist: log2 buckets", test_hist_log2 },
 		{ "cpuset: parse and format", test_cpuset },
+		{ "decode: the tick's hrtimer by either name", test_decode_tick_names },
 		{ "state: patched, two tasks then one", test_patched_two_tasks },
 		{ "state: stock, restart inferred from a refusal", test_stock_inferred_restart },
 		{ "state: stock, idle exit on a housekeeping CPU", test_stock_idle_exit },
