@@ -68,7 +68,7 @@ struct ts_caps {
 	int restart;
 	int dep_events;
 	int sched_switch;
-	int tick_expiry;	/* hrtimer_expire_entry and tick_sched_timer */
+	int tick_expiry;	/* hrtimer_expire_entry and the tick's function */
 };
 
 struct ts_cpu;
