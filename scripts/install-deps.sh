@@ -15,7 +15,8 @@ linux-source-6.1
 qemu-system-x86
 libtracefs-dev
 libtraceevent-dev
-libtracecmd-dev
+libzstd-dev
+zlib1g-dev
 trace-cmd
 busybox-static
 gcc
@@ -34,6 +35,16 @@ clang
 libclang-rt-14-dev
 pkg-config
 prometheus
+dpkg-dev
+debhelper
+dh-python
+lintian
+fakeroot
+kmod
+rsync
+linux-config-6.1
+file
+man-db
 "
 
 missing=""

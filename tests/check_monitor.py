@@ -234,7 +234,7 @@ def main() -> int:
         by = dict(snaps)
         check_counters(snaps)
         check_phases(by)
-        rec = files / "rec.tickstat"
+        rec = files / "rec.dat"
         for a, b in zip(want[:5], want[1:6]):
             start = ns(by[a].get("tickstat_monitor_clock_seconds"))
             end = ns(by[b].get("tickstat_monitor_clock_seconds"))

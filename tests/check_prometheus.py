@@ -64,7 +64,7 @@ def main() -> int:
     expect("the recording ended with status 0", rc.get("record") == "0", rc.get("record"))
     expect("the monitor ended with status 0 after SIGTERM", rc.get("monitor") == "0",
            rc.get("monitor"))
-    rec = files / "rec.tickstat"
+    rec = files / "rec.dat"
     whole = report(tickstat, rec)
     start_ns, end_ns = whole["window"]["start_ns"], whole["window"]["end_ns"]
 

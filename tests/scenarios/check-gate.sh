@@ -9,13 +9,17 @@ elapsed() { echo "$1=$(( $(date +%s) - $2 ))" >> "$OUT/elapsed.txt"; }
 # The DPDK pattern: a worker thread spins on CPU 2 from before the recording
 # while its main thread sleeps; by the start the tick there has stopped and
 # no event comes.  Only the snapshot's look at every thread sees the CPU busy.
-worker -c 2 -d 6 &
+# The worker runs until killed: under emulation on a busy host, setting up a
+# recording can take seconds.
+worker -c 2 -d 600 &
+worker=$!
 sleep 2
 tickstat record -q -C 2 -d 2 --json > "$OUT/worker.json"
 rc worker-record $?
 tickstat check -q -C 2 -d 2 --min-success-rate 99 > "$OUT/worker-check.txt" 2>&1
 rc worker-check $?
-wait
+kill $worker
+wait $worker
 
 # A workload that fails gets no verdict; record still reports, and says so.
 tickstat check -q -C 1 -d 1 --min-success-rate 0 -- sh -c 'exit 3' \
@@ -26,19 +30,22 @@ rc fail-record $?
 tickstat check -q -C 1 --max-unknown 100 -- sh -c 'kill -KILL $$' > /dev/null 2> "$OUT/fail-signal.err"
 rc fail-signal $?
 
-# A workload that ignores SIGTERM is killed after the grace time...
+# A workload that ignores SIGTERM is killed after the grace time (the
+# command would sleep 120 s: anything well below that shows the kill)...
 start=$(date +%s)
-tickstat record -q -C 1 -d 1 -- sh -c 'trap "" TERM; exec sleep 60' > /dev/null 2> "$OUT/term.err"
+tickstat record -q -C 1 -d 1 -- sh -c 'trap "" TERM; exec sleep 120' > /dev/null 2> "$OUT/term.err"
 rc term $?
 elapsed term "$start"
 
-# ...or at once on a second Ctrl-C.
-start=$(date +%s)
-tickstat record -q -C 1 -- sh -c 'trap "" TERM INT; exec sleep 60' > /dev/null 2> "$OUT/int2.err" &
+# ...or at once on a second Ctrl-C, once recording runs (setting up can take
+# seconds under emulation).
+tickstat record -C 1 -- sh -c 'trap "" TERM INT; exec sleep 120' > /dev/null 2> "$OUT/int2.err" &
 pid=$!
-sleep 2
+n=0
+until grep -q 'recording CPUs' "$OUT/int2.err" || [ $n -ge 300 ]; do sleep 0.2; n=$((n + 1)); done
 kill -INT $pid
 sleep 1
+start=$(date +%s)
 kill -INT $pid
 wait $pid
 rc int2 $?

@@ -41,7 +41,7 @@ tickstat monitor --interval 0.5 --textfile "$OUT/m.prom" --listen 127.0.0.1:9101
 	2> "$OUT/monitor.err" &
 mpid=$!
 wait_for "$OUT/monitor.err" "monitoring CPUs"
-tickstat record -o "$OUT/rec.tickstat" > /dev/null 2> "$OUT/record.err" &
+tickstat record -o "$OUT/rec.dat" > /dev/null 2> "$OUT/record.err" &
 rpid=$!
 wait_for "$OUT/record.err" "recording CPUs"
 sleep 1

@@ -11,7 +11,7 @@ rc() { echo "$1=$2" >> "$OUT/rc.txt"; }
 tickstat monitor --interval 1 --listen 0.0.0.0:9100 2> "$OUT/monitor.err" &
 mpid=$!
 sleep 6
-tickstat record -q -o "$OUT/rec.tickstat" > /dev/null 2> "$OUT/record.err" &
+tickstat record -q -o "$OUT/rec.dat" > /dev/null 2> "$OUT/record.err" &
 rpid=$!
 sleep 3
 spin -c 2 -n 2 -d 6

@@ -7,6 +7,7 @@
  * then the event moves the state.  The rules, and what a stock kernel can
  * and cannot tell, are in docs/metrics.md.
  */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@ void ts_analysis_init(struct ts_analysis *an)
 
 void ts_analysis_free(struct ts_analysis *an)
 {
+	if (an->timeline)
+		fclose(an->timeline);
 	for (int i = 0; i < TS_MAX_CPUS; i++) {
 		if (an->cpus[i])
 			free(an->cpus[i]->seg_ticks);
@@ -168,14 +171,89 @@ static int same_segment(const struct ts_cpu *c, const struct ts_segment *s,
 }
 
 /*
- * Timeline output: one segment per stretch of unchanged state, with the
- * ticks that fell into it, so that a CPU's rows come in time order.
+ * ts_analysis_keep_timeline - keep the timeline of the CPUs' states, for
+ * the CSV formatter to read once the analysis is finished.  It goes to an
+ * unlinked temporary file, so memory stays bounded.  Returns 0 or -1.
+ */
+int ts_analysis_keep_timeline(struct ts_analysis *an)
+{
+	an->timeline = tmpfile();
+	return an->timeline ? 0 : -1;
+}
+
+/* A segment as kept: fixed fields, then its reasons and ticks. */
+struct seg_record {
+	int32_t cpu, tick, idle, task, nr_reasons, nr_ticks, no_span;
+	uint64_t start, end;
+};
+
+static void keep_segment(struct ts_analysis *an, const struct ts_segment *s)
+{
+	struct seg_record r = {
+		.cpu = s->cpu, .tick = s->tick, .idle = s->idle, .task = s->task,
+		.nr_reasons = s->nr_reasons, .nr_ticks = s->nr_ticks, .no_span = s->no_span,
+		.start = s->start, .end = s->end,
+	};
+	int32_t reasons[TS_MAX_ACTIVE];
+
+	for (int i = 0; i < s->nr_reasons; i++)
+		reasons[i] = s->reasons[i];
+	if (fwrite(&r, sizeof(r), 1, an->timeline) != 1 ||
+	    fwrite(reasons, sizeof(int32_t), s->nr_reasons, an->timeline) != (size_t)s->nr_reasons ||
+	    fwrite(s->ticks, sizeof(uint64_t), s->nr_ticks, an->timeline) != (size_t)s->nr_ticks)
+		an->timeline_error = 1;
+}
+
+/*
+ * ts_timeline_next - the next kept segment, in the order the state machine
+ * wrote them (each CPU's in time order).  Returns 1, 0 at the end, -1 on a
+ * read error.  seg's arrays live in it.
+ */
+int ts_timeline_next(const struct ts_analysis *an, struct ts_timeline_iter *it,
+		     struct ts_segment *seg)
+{
+	struct seg_record r;
+	int32_t reasons[TS_MAX_ACTIVE];
+
+	if (!an->timeline || an->timeline_error)
+		return -1;
+	if (fseek(an->timeline, it->pos, SEEK_SET))
+		return -1;
+	if (fread(&r, sizeof(r), 1, an->timeline) != 1)
+		return feof(an->timeline) ? 0 : -1;
+	if (r.cpu < 0 || r.cpu >= an->nr_cpus || !an->cpus[r.cpu] || r.nr_reasons < 0 ||
+	    r.nr_reasons > TS_MAX_ACTIVE || r.nr_ticks < 0 || r.nr_ticks > TS_SEG_MAX_TICKS ||
+	    fread(reasons, sizeof(int32_t), r.nr_reasons, an->timeline) != (size_t)r.nr_reasons ||
+	    fread(it->ticks, sizeof(uint64_t), r.nr_ticks, an->timeline) != (size_t)r.nr_ticks)
+		return -1;
+	it->pos = ftell(an->timeline);
+	for (int i = 0; i < r.nr_reasons; i++)
+		it->reasons[i] = reasons[i];
+	memset(seg, 0, sizeof(*seg));
+	seg->cpu = r.cpu;
+	seg->tick = r.tick;
+	seg->idle = r.idle;
+	seg->task = r.task;
+	seg->start = r.start;
+	seg->end = r.end;
+	seg->no_span = r.no_span;
+	seg->owner = an->cpus[r.cpu];
+	seg->reasons = it->reasons;
+	seg->nr_reasons = r.nr_reasons;
+	seg->ticks = it->ticks;
+	seg->nr_ticks = r.nr_ticks;
+	return 1;
+}
+
+/*
+ * Timeline: one segment per stretch of unchanged state, with the ticks
+ * that fell into it, so that a CPU's segments come in time order.
  */
 static void flush_segment(struct ts_analysis *an, struct ts_cpu *c)
 {
 	struct ts_segment *s = &c->seg;
 
-	if (!an->on_segment || !c->active) {
+	if (!an->timeline || !c->active) {
 		c->seg_valid = 0;
 		c->nr_seg_ticks = 0;
 		return;
@@ -192,7 +270,7 @@ static void flush_segment(struct ts_analysis *an, struct ts_cpu *c)
 	}
 	s->ticks = c->seg_ticks;
 	s->nr_ticks = c->nr_seg_ticks;
-	an->on_segment(an->out_ctx, s);
+	keep_segment(an, s);
 	c->seg_valid = 0;
 	c->nr_seg_ticks = 0;
 }
@@ -200,7 +278,7 @@ static void flush_segment(struct ts_analysis *an, struct ts_cpu *c)
 /* A tick interrupt for the timeline; a long stretch is split when full. */
 static void timeline_tick(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts)
 {
-	if (!an->on_segment || !c->active)
+	if (!an->timeline || !c->active)
 		return;
 	if (!c->seg_ticks) {
 		c->seg_ticks = malloc(TS_SEG_MAX_TICKS * sizeof(*c->seg_ticks));
@@ -217,7 +295,7 @@ static void emit_segment(struct ts_analysis *an, struct ts_cpu *c, uint64_t from
 {
 	struct ts_segment *s = &c->seg;
 
-	if (!an->on_segment || to <= from)
+	if (!an->timeline || to <= from)
 		return;
 	if (c->seg_valid && s->end == from && same_segment(c, s, reasons, nr)) {
 		s->end = to;
@@ -445,9 +523,9 @@ static void on_switch(struct ts_analysis *an, struct ts_cpu *c,
 
 	c->cur_pid = ev->sw.next_pid;
 	if (ev->sw.next_pid)
-		ts_comm_set(an, ev->sw.next_pid, ev->sw.next_comm);
+		ts_comm_seen(an, ev->sw.next_pid, ev->sw.next_comm, ev->ts);
 	if (ev->sw.prev_pid)
-		ts_comm_set(an, ev->sw.prev_pid, ev->sw.prev_comm);
+		ts_comm_seen(an, ev->sw.prev_pid, ev->sw.prev_comm, ev->ts);
 	if (next == c->idle)
 		return;
 	/*
@@ -483,8 +561,11 @@ static void on_dependency(struct ts_analysis *an, const struct ts_event *ev)
 	if (set && bit == 2 && ev->dep.scope == TS_SCOPE_CPU) {
 		struct ts_cpu *t = ts_analysis_cpu(an, ev->dep.target);
 
-		if (t)
+		/* the last in time, whatever order the CPUs are read in */
+		if (t && ev->ts >= t->sched_detail_ts) {
 			t->sched_detail = ev->dep.sched;
+			t->sched_detail_ts = ev->ts;
+		}
 	}
 	for (int i = 0; i < an->nr_culprits; i++) {
 		k = &an->culprits[i];
@@ -746,8 +827,12 @@ void ts_analysis_finish(struct ts_analysis *an, uint64_t end)
 			close_cpu(an, an->cpus[i], end);
 }
 
-/* Comms: an open-addressing table, bounded; the oldest name wins on overflow. */
-void ts_comm_set(struct ts_analysis *an, int pid, const char *comm)
+/*
+ * Comms: an open-addressing table, bounded; the oldest name wins on
+ * overflow.  A task can change its name (exec): the name seen last in
+ * time wins, whatever order the CPUs are read in.
+ */
+void ts_comm_seen(struct ts_analysis *an, int pid, const char *comm, uint64_t ts)
 {
 	int slot;
 
@@ -766,13 +851,25 @@ void ts_comm_set(struct ts_analysis *an, int pid, const char *comm)
 		if (e->pid == pid || !e->pid) {
 			if (!e->pid)
 				an->nr_comms++;
+			else if (ts < e->ts)
+				return;
+			size_t n = strnlen(comm, sizeof(e->comm) - 1);
+
 			e->pid = pid;
-			snprintf(e->comm, sizeof(e->comm), "%s", comm);
+			e->ts = ts;
+			memcpy(e->comm, comm, n);	/* once per switch: no printf */
+			e->comm[n] = '\0';
 			return;
 		}
 		if (an->nr_comms >= an->comm_slots * 3 / 4)
 			return;
 	}
+}
+
+/* ts_comm_set - a task's name as it is now (read at the end): it wins */
+void ts_comm_set(struct ts_analysis *an, int pid, const char *comm)
+{
+	ts_comm_seen(an, pid, comm, UINT64_MAX);
 }
 
 const char *ts_comm_get(const struct ts_analysis *an, int pid)
@@ -927,42 +1024,40 @@ void ts_reason_name_list(char *buf, size_t len)
 #undef ADD
 }
 
+/* The one table of state names: reports, the CSV and the start marks use it. */
+static const char * const tick_state_names[TS_NR_TICK] = { "unknown", "running", "stopped" };
+static const char * const idle_state_names[TS_NR_IDLE] = { "unknown", "busy", "idle" };
+
 const char *ts_tick_state_name(enum ts_tick_state s)
 {
-	static const char * const names[] = { "unknown", "running", "stopped" };
-
-	return s < TS_NR_TICK ? names[s] : "?";
+	return s < TS_NR_TICK ? tick_state_names[s] : "?";
 }
 
 const char *ts_idle_state_name(enum ts_idle_state s)
 {
-	static const char * const names[] = { "unknown", "busy", "idle" };
-
-	return s < TS_NR_IDLE ? names[s] : "?";
+	return s < TS_NR_IDLE ? idle_state_names[s] : "?";
 }
 
-static const struct ts_cpu *order_cpu;
-
-static int by_held_time(const void *a, const void *b)
+/* ts_parse_state_pair - "TICK,IDLE" as ts_*_state_name() write them; 0 or -1 */
+int ts_parse_state_pair(const char *text, enum ts_tick_state *tick, enum ts_idle_state *idle)
 {
-	const struct ts_task_time *x = &order_cpu->tasks[*(const int *)a];
-	const struct ts_task_time *y = &order_cpu->tasks[*(const int *)b];
+	const char *comma = strchr(text, ',');
+	int t = -1, i = -1;
 
-	if (x->held_ns != y->held_ns)
-		return x->held_ns < y->held_ns ? 1 : -1;
-	if (x->run_ns != y->run_ns)
-		return x->run_ns < y->run_ns ? 1 : -1;
-	return x->pid - y->pid;
-}
-
-/* ts_task_order - indexes of a CPU's co-runners, most time with the tick held first */
-int ts_task_order(const struct ts_cpu *c, int *order)
-{
-	for (int i = 0; i < c->nr_tasks; i++)
-		order[i] = i;
-	order_cpu = c;
-	qsort(order, c->nr_tasks, sizeof(int), by_held_time);
-	return c->nr_tasks;
+	if (!comma)
+		return -1;
+	for (int k = 0; k < TS_NR_TICK; k++)
+		if (strlen(tick_state_names[k]) == (size_t)(comma - text) &&
+		    !strncmp(text, tick_state_names[k], comma - text))
+			t = k;
+	for (int k = 0; k < TS_NR_IDLE; k++)
+		if (!strcmp(comma + 1, idle_state_names[k]))
+			i = k;
+	if (t < 0 || i < 0)
+		return -1;
+	*tick = t;
+	*idle = i;
+	return 0;
 }
 
 uint64_t ts_cpu_window_ns(const struct ts_analysis *an)

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "event.h"
 #include "hist.h"
@@ -67,7 +68,7 @@ struct ts_caps {
 	int restart;
 	int dep_events;
 	int sched_switch;
-	int tick_expiry;	/* hrtimer_expire_entry and tick_sched_timer */
+	int tick_expiry;	/* hrtimer_expire_entry and the tick's function */
 };
 
 struct ts_cpu;
@@ -124,6 +125,7 @@ struct ts_cpu {
 	uint64_t stop_start;
 	int stop_censored;		/* stopped since before the window */
 	int sched_detail;		/* last SCHED sub-reason for this CPU */
+	uint64_t sched_detail_ts;	/* when it was set */
 	int cur_pid;			/* the task running now: 0 idle, -1 unknown */
 
 	/* the timeline segment not yet emitted */
@@ -172,7 +174,6 @@ struct ts_symbol {
 	char *name;
 };
 
-typedef void (*ts_segment_fn)(void *ctx, const struct ts_segment *seg);
 
 struct ts_analysis {
 	struct ts_caps caps;
@@ -198,7 +199,7 @@ struct ts_analysis {
 	int nr_callers;
 
 	/* comm of a pid, as far as the stream told */
-	struct ts_comm { int pid; char comm[16]; } *comms;
+	struct ts_comm { int pid; char comm[16]; uint64_t ts; } *comms;
 	int nr_comms;
 	int comm_slots;
 
@@ -212,8 +213,8 @@ struct ts_analysis {
 	uint64_t bad_records;		/* records too short for their format */
 	uint64_t bad_pages;		/* ring-buffer pages that were corrupt */
 
-	ts_segment_fn on_segment;	/* the timeline, if a formatter wants it */
-	void *out_ctx;
+	FILE *timeline;			/* segments, if kept: written by the state machine only */
+	int timeline_error;
 };
 
 void ts_analysis_init(struct ts_analysis *an);
@@ -230,8 +231,20 @@ void ts_analysis_finish(struct ts_analysis *an, uint64_t end);
 void ts_analysis_advance(struct ts_analysis *an, uint64_t ts);
 void ts_analysis_offline(struct ts_analysis *an, int cpu, uint64_t ts);
 void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts);
+int ts_analysis_keep_timeline(struct ts_analysis *an);
+
+/* Reading the kept timeline back, once the analysis is finished. */
+struct ts_timeline_iter {
+	long pos;
+	int reasons[TS_MAX_ACTIVE];
+	uint64_t ticks[TS_SEG_MAX_TICKS];
+};
+
+int ts_timeline_next(const struct ts_analysis *an, struct ts_timeline_iter *it,
+		     struct ts_segment *seg);
 
 void ts_comm_set(struct ts_analysis *an, int pid, const char *comm);
+void ts_comm_seen(struct ts_analysis *an, int pid, const char *comm, uint64_t ts);
 const char *ts_comm_get(const struct ts_analysis *an, int pid);
 void ts_caller_set(struct ts_analysis *an, uint64_t addr, const char *name);
 const char *ts_caller_get(const struct ts_analysis *an, uint64_t addr);
@@ -243,8 +256,7 @@ int ts_reason_matches(const struct ts_reason *r, const char *spec);
 void ts_reason_name_list(char *buf, size_t len);
 const char *ts_tick_state_name(enum ts_tick_state s);
 const char *ts_idle_state_name(enum ts_idle_state s);
-
-int ts_task_order(const struct ts_cpu *c, int *order);
+int ts_parse_state_pair(const char *text, enum ts_tick_state *tick, enum ts_idle_state *idle);
 
 /* derived numbers */
 uint64_t ts_cpu_window_ns(const struct ts_analysis *an);

@@ -121,7 +121,7 @@ static int poll_session(struct monitor *m)
 	return 0;
 }
 
-static const char *symbol(const void *ctx, uint64_t addr)
+static const char *symbol(void *ctx, uint64_t addr)
 {
 	return ts_session_symbol(ctx, addr);
 }
@@ -252,7 +252,7 @@ static int start(struct monitor *m)
 		err_msg("cannot read /sys/devices/system/cpu/online\n");
 		return -1;
 	}
-	m->ss = ts_session_start(&so, &m->an, NULL);
+	m->ss = ts_session_start(&so, &m->an, NULL, NULL);
 	if (!m->ss)
 		return -1;
 	uname(&uts);

@@ -5,6 +5,7 @@
  * null in JSON, never 0.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "metrics.h"
@@ -522,7 +523,7 @@ void ts_output_prometheus(FILE *f, const struct ts_analysis *an, const struct ts
 		{ "tickstat_busy_tickless_ratio", "Share of busy time with the tick stopped.", "gauge" },
 		{ "tickstat_idle_tickless_ratio", "Share of idle time with the tick stopped.", "gauge" },
 		{ "tickstat_unknown_ratio", "Share of the window whose tick state is unknown.", "gauge" },
-		{ "tickstat_ticks_total", "Tick interrupts (tick_sched_timer expiries).", "counter" },
+		{ "tickstat_ticks_total", "Expiries of the tick's hrtimer (tick_sched_timer or tick_nohz_handler).", "counter" },
 		{ "tickstat_lost_events_total", "Events the ring buffer lost.", "counter" },
 		{ "tickstat_reason_seconds", "Time a reason held the tick.", "gauge" },
 		{ "tickstat_check_failed", "Thresholds failed by the check.", "gauge" },
@@ -576,44 +577,52 @@ void ts_output_prometheus(FILE *f, const struct ts_analysis *an, const struct ts
 	}
 }
 
-static void csv_segment(void *ctx, const struct ts_segment *s)
+static void csv_segment(FILE *f, const struct ts_analysis *an, const struct ts_segment *s)
 {
-	struct ts_csv *x = ctx;
-	uint64_t base = x->an->win_start;
+	uint64_t base = an->win_start;
 	char name[48];
 
 	if (!s->no_span) {
-		fprintf(x->f, "span,%d,%" PRIu64 ",%" PRIu64 ",%s,%s,", s->cpu, s->start - base,
+		fprintf(f, "span,%d,%" PRIu64 ",%" PRIu64 ",%s,%s,", s->cpu, s->start - base,
 			s->end - base, ts_tick_state_name(s->tick), ts_idle_state_name(s->idle));
 		for (int i = 0; i < s->nr_reasons; i++) {
-			const struct ts_reason *r = &s->owner->reasons[s->reasons[i]];
+			const struct ts_reason *r;
 
-			fprintf(x->f, "%s%s", i ? "+" : "", ts_reason_name(r, name, sizeof(name)));
+			if (s->reasons[i] < 0 || s->reasons[i] >= s->owner->nr_reasons)
+				continue;
+			r = &s->owner->reasons[s->reasons[i]];
+			fprintf(f, "%s%s", i ? "+" : "", ts_reason_name(r, name, sizeof(name)));
 			if (r->class == TS_RC_DEP)
-				fprintf(x->f, "@%s", ts_scope_name(r->scope));
+				fprintf(f, "@%s", ts_scope_name(r->scope));
 		}
 		if (s->task >= 0)
-			fprintf(x->f, ",%d\n", s->task);
+			fprintf(f, ",%d\n", s->task);
 		else
-			fputs(",\n", x->f);
+			fputs(",\n", f);
 	}
 	for (int i = 0; i < s->nr_ticks; i++)
-		fprintf(x->f, "tick,%d,%" PRIu64 ",%" PRIu64 ",,,,\n", s->cpu, s->ticks[i] - base,
+		fprintf(f, "tick,%d,%" PRIu64 ",%" PRIu64 ",,,,\n", s->cpu, s->ticks[i] - base,
 			s->ticks[i] - base);
 }
 
 /*
- * ts_output_csv_attach - write the timeline as CSV while the analysis runs:
+ * ts_output_csv - the timeline of the finished analysis as CSV:
  * kind,cpu,start_ns,end_ns,tick,idle,reasons,task with times from the
  * window start, each CPU's rows in time order; task is the pid running
- * (0 idle, empty when unknown).  The caller owns csv and f, and
- * keeps f out of sight until the analysis succeeded (outfile.h).
+ * (0 idle, empty when unknown).  The analysis must have kept its timeline
+ * (ts_analysis_keep_timeline).  Returns 0, or -1 when it cannot be read.
  */
-void ts_output_csv_attach(struct ts_analysis *an, struct ts_csv *csv, FILE *f)
+int ts_output_csv(FILE *f, const struct ts_analysis *an)
 {
-	csv->f = f;
-	csv->an = an;
-	an->on_segment = csv_segment;
-	an->out_ctx = csv;
+	struct ts_timeline_iter *it = calloc(1, sizeof(*it));
+	struct ts_segment seg;
+	int r = -1;
+
+	if (!it)
+		return -1;
 	fprintf(f, "kind,cpu,start_ns,end_ns,tick,idle,reasons,task\n");
+	while (it && (r = ts_timeline_next(an, it, &seg)) == 1)
+		csv_segment(f, an, &seg);
+	free(it);
+	return r;
 }

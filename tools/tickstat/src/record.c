@@ -58,8 +58,8 @@ static pid_t start_command(char **argv, int *ready_pipe)
 
 /*
  * End the command: SIGTERM, then SIGKILL when it has not obeyed within
- * TERM_GRACE_MS or when the user presses Ctrl-C again.  Returns its wait
- * status.
+ * TERM_GRACE_MS or when the user presses Ctrl-C again (a second one, or
+ * one during the grace time).  Returns its wait status.
  */
 static int stop_command(pid_t child)
 {
@@ -72,9 +72,10 @@ static int stop_command(pid_t child)
 
 		if (waitpid(child, &status, WNOHANG) == child)
 			return status;
-		if (ms >= TERM_GRACE_MS || stop_requested > asked) {
-			info_msg("tickstat: the command %s: killing it\n",
-				 ms >= TERM_GRACE_MS ? "ignored SIGTERM" : "is still running");
+		if (ms >= TERM_GRACE_MS || stop_requested > asked || stop_requested >= 2) {
+			/* a warning, not progress: -q does not hide it */
+			err_msg("warning: the command %s: killing it\n",
+				ms >= TERM_GRACE_MS ? "ignored SIGTERM" : "is still running");
 			kill(child, SIGKILL);
 			waitpid(child, &status, 0);
 			return status;
@@ -91,7 +92,8 @@ static int stop_command(pid_t child)
 int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_command_end *cmd)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct ts_session_opts so = { .cpus = o->cpus, .buffer_kb = o->buffer_kb, .pin_away = 1 };
+	struct ts_session_opts so = { .cpus = o->cpus, .buffer_kb = o->buffer_kb, .pin_away = 1,
+				      .extra = o->extra, .nr_extra = o->nr_extra };
 	struct ts_session *ss = NULL;
 	uint64_t deadline;
 	pid_t child = -1;
@@ -110,7 +112,7 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_
 			goto out;
 		}
 	}
-	ss = ts_session_start(&so, an, o->output_file);
+	ss = ts_session_start(&so, an, o->output_file, o->output);
 	if (!ss)
 		goto out;
 	if (o->output)

@@ -16,6 +16,8 @@ struct ts_record_opts {
 	const char *output;		/* recording file's name, or NULL */
 	FILE *output_file;		/* where to write it (the caller opened it) */
 	int buffer_kb;
+	const char **extra;		/* -e SYSTEM:EVENT, for the file */
+	int nr_extra;
 	char **command;			/* argv to run, or NULL */
 };
 

@@ -243,7 +243,7 @@ static int reported(const struct ts_analysis *an, int cpu)
 }
 
 static void take_culprits(struct ts_series *s, struct ts_analysis *an, ts_symbol_fn sym,
-			  const void *sym_ctx)
+			  void *sym_ctx)
 {
 	char comm[32];
 
@@ -296,7 +296,7 @@ static void take_tasks(struct ts_series *s, struct ts_analysis *an, struct ts_cp
  * from /proc.
  */
 void ts_series_take(struct ts_series *s, struct ts_analysis *an, ts_symbol_fn sym,
-		    const void *sym_ctx)
+		    void *sym_ctx)
 {
 	take_culprits(s, an, sym, sym_ctx);
 	commit(&s->culprits, s->top, CULPRIT_MIN_SETS, an->win_end);

@@ -72,12 +72,12 @@ struct ts_series {
 };
 
 /* Names a kernel text address; NULL when unknown. */
-typedef const char *(*ts_symbol_fn)(const void *ctx, uint64_t addr);
+typedef const char *(*ts_symbol_fn)(void *ctx, uint64_t addr);
 
 void ts_series_init(struct ts_series *s, int top);
 void ts_series_free(struct ts_series *s);
 void ts_series_take(struct ts_series *s, struct ts_analysis *an, ts_symbol_fn sym,
-		    const void *sym_ctx);
+		    void *sym_ctx);
 void ts_series_write(const struct ts_series *s, const struct ts_analysis *an,
 		     const struct ts_monitor_self *self, struct ts_prom *p);
 

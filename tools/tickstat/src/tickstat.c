@@ -24,9 +24,10 @@
 #include "record.h"
 #include "outfile.h"
 #include "output.h"
-#include "stream.h"
 #include "tracedat.h"
 #include "util.h"
+
+#define TS_MAX_EXTRA	64	/* -e options */
 
 enum ts_format { FMT_TABLE, FMT_JSON, FMT_PROMETHEUS };
 enum ts_command { CMD_RECORD, CMD_REPORT, CMD_CHECK, CMD_MONITOR };
@@ -47,6 +48,7 @@ struct cmd_opts {
 	struct ts_output_opts out;
 	struct ts_record_opts rec;
 	struct ts_check_opts check;
+	const char *extra[TS_MAX_EXTRA];
 	double interval;		/* monitor */
 	const char *textfile;
 	const char *listen;
@@ -75,8 +77,11 @@ static const char * const record_usage[] = {
 	"",
 	"  -C, --cpus LIST        CPUs to report (default: nohz_full, else all)",
 	"  -d, --duration SECS    stop after this many seconds",
-	"  -o, --output FILE      also write a recording that 'tickstat report' reads anywhere",
+	"  -o, --output FILE      also write the recording, a trace.dat that 'tickstat report',",
+	"                         trace-cmd and KernelShark read anywhere",
 	"  -b, --buffer-kb KB     ring buffer per CPU (default 4096)",
+	"  -e, --event SYS:EVENT  also record this event (or SYS:*) into the file, for",
+	"                         trace-cmd and KernelShark; the report does not read it",
 	NULL,
 };
 
@@ -160,7 +165,7 @@ enum opt_id {
 	OPT_CPUS, OPT_DURATION, OPT_OUTPUT, OPT_BUFFER, OPT_QUIET, OPT_VERBOSE, OPT_HELP,
 	OPT_JSON, OPT_PROMETHEUS, OPT_CSV, OPT_TOP, OPT_NO_HEADER, OPT_NOHZ_FULL,
 	OPT_TIME_RANGE, OPT_MIN_BUSY, OPT_MIN_BUSY_ALIAS, OPT_MIN_IDLE, OPT_MIN_WINDOW,
-	OPT_MAX_RATE, OPT_FORBID, OPT_MAX_UNKNOWN, OPT_ALLOW_LOST, OPT_JUNIT,
+	OPT_MAX_RATE, OPT_FORBID, OPT_MAX_UNKNOWN, OPT_ALLOW_LOST, OPT_JUNIT, OPT_EVENT,
 	OPT_INTERVAL, OPT_TEXTFILE, OPT_LISTEN,
 	NR_OPTS,
 };
@@ -202,6 +207,7 @@ static const struct opt_spec {
 	[OPT_MAX_UNKNOWN] = { "max-unknown", 1, 0, FOR_CHECK },
 	[OPT_ALLOW_LOST] = { "allow-lost", 0, 0, FOR_CHECK },
 	[OPT_JUNIT] = { "junit", 1, 0, FOR_CHECK },
+	[OPT_EVENT] = { "event", 1, 'e', FOR_RECORDING },
 	[OPT_INTERVAL] = { "interval", 1, 0, FOR_MONITOR },
 	[OPT_TEXTFILE] = { "textfile", 1, 0, FOR_MONITOR },
 	[OPT_LISTEN] = { "listen", 1, 0, FOR_MONITOR },
@@ -384,6 +390,15 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 		break;
 	case OPT_JUNIT:
 		o->junit = arg;
+		break;
+	case OPT_EVENT:
+		if (!strchr(arg, ':') || strchr(arg, ' ') || o->rec.nr_extra == TS_MAX_EXTRA) {
+			err_msg("%s: '%s' is not SYSTEM:EVENT or SYSTEM:* (at most %d)\n", name, arg,
+				TS_MAX_EXTRA);
+			return -1;
+		}
+		o->extra[o->rec.nr_extra++] = arg;
+		o->rec.extra = o->extra;
 		break;
 	case OPT_INTERVAL:
 		if (ts_parse_double(arg, &o->interval) || o->interval < 0.1 ||
@@ -571,17 +586,14 @@ static int read_input(struct cmd_opts *o, struct ts_analysis *an)
 		return -1;
 	}
 	fclose(f);
-	if (ts_is_recording(path) && o->nohz_full) {
+	if (o->nohz_full && ts_is_tickstat_recording(path)) {
 		err_msg("--nohz-full: %s is a tickstat recording, which knows its nohz_full CPUs\n",
 			path);
 		return -1;
 	}
 	if (prepare(o, an))
 		return -1;
-	if (ts_is_recording(path))
-		ret = ts_read_recording(path, an, err, sizeof(err));
-	else
-		ret = ts_read_tracedat(path, an, err, sizeof(err));
+	ret = ts_read_file(path, an, err, sizeof(err));
 	if (ret) {
 		err_msg("%s\n", err);
 		return -1;
@@ -662,7 +674,6 @@ static void print_report(struct cmd_opts *o, struct ts_analysis *an, const struc
 /* The output files of a command: all opened first, all committed last. */
 struct outputs {
 	struct ts_outfile csv, junit, recording;
-	struct ts_csv csv_ctx;
 };
 
 static int open_outputs(struct cmd_opts *o, struct outputs *out, struct ts_analysis *an)
@@ -675,7 +686,10 @@ static int open_outputs(struct cmd_opts *o, struct outputs *out, struct ts_analy
 	if (o->csv) {
 		if (ts_outfile_open(&out->csv, o->csv))
 			return -1;
-		ts_output_csv_attach(an, &out->csv_ctx, out->csv.f);
+		if (ts_analysis_keep_timeline(an)) {
+			err_msg("cannot make a temporary file for the timeline: %m\n");
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -740,6 +754,11 @@ static int run_command(enum ts_command cmd, int argc, char **argv)
 		}
 		if (out.junit.f)
 			ts_verdict_junit(out.junit.f, &v);
+	}
+	/* the timeline, from the finished analysis */
+	if (out.csv.f && ts_output_csv(out.csv.f, &an)) {
+		err_msg("cannot read the timeline back\n");
+		goto out;
 	}
 	if (commit_outputs(&out))
 		goto out;

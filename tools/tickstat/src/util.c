@@ -125,6 +125,15 @@ int ts_cpuset_empty(const struct ts_cpuset *set)
 	return ts_cpuset_count(set) == 0;
 }
 
+/* ts_cpuset_max - the highest CPU in the set, or -1 */
+int ts_cpuset_max(const struct ts_cpuset *set)
+{
+	for (int c = TS_CPUSET_WORDS * 64 - 1; c >= 0; c--)
+		if (ts_cpuset_has(set, c))
+			return c;
+	return -1;
+}
+
 int ts_cpuset_count(const struct ts_cpuset *set)
 {
 	int n = 0;

@@ -119,7 +119,7 @@ static void dep_set(int target, uint64_t ts, int pid, uint64_t caller)
 					  .target = target, .caller = caller } });
 }
 
-static const char *names(const void *ctx, uint64_t addr)
+static const char *names(void *ctx, uint64_t addr)
 {
 	(void)ctx;
 	return addr == 0x1000 ? "wake_up_new_task" : NULL;
