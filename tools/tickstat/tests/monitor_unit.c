@@ -24,6 +24,7 @@
 #include "httpd.h"
 #include "promtext.h"
 #include "series.h"
+#include "unit_run.h"
 
 #define MS	1000000ULL
 #define S	1000000000ULL
@@ -483,7 +484,7 @@ static void test_httpd(void)
 
 int main(void)
 {
-	static const struct { const char *name; void (*fn)(void); } tests[] = {
+	static const struct ts_unit_test tests[] = {
 		{ "prom: text format, escaping, exact seconds", test_prom_format },
 		{ "series: counters and the interval's ratio", test_series_counters },
 		{ "series: label sets bounded, tables emptied", test_series_bounded },
@@ -491,17 +492,6 @@ int main(void)
 		{ "state: a CPU offline is unknown, nothing lost", test_offline },
 		{ "httpd: answers, errors, many clients", test_httpd },
 	};
-	CU_pSuite suite;
-	unsigned int failed;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	suite = CU_add_suite("tickstat monitor", NULL, NULL);
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		CU_add_test(suite, tests[i].name, tests[i].fn);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
+	return ts_unit_run("tickstat monitor", tests, sizeof(tests) / sizeof(tests[0]));
 }
