@@ -215,6 +215,20 @@ def check_phases(s: dict[str, Exposition]) -> None:
              delta(s["offline"], s["online"], cpu_s, cpu="3", tick="stopped", activity="busy"))
 
 
+def check_callers(two: Exposition, rep: dict) -> None:
+    """The callers the monitor names (from /proc/kallsyms, once per new
+    caller) are the functions the recording names from its own kallsyms."""
+    sets = "tickstat_culprit_sets_total"
+    monitor = {labels_of(k)["caller"] for k in two.select(sets, cpu="2", reason="SCHED")}
+    recorded = {c["caller"].split("+")[0] for cpu in rep["cpus"] if cpu["cpu"] == 2
+                for c in cpu["culprits"] if c["dependency"] == "SCHED" and c.get("caller")}
+    expect("two tasks: the report names CPU 2's SCHED callers", recorded, recorded)
+    expect(f"two tasks: the monitor names CPU 2's SCHED callers as the report does {recorded}",
+           recorded and recorded <= monitor, monitor)
+    unknown = [k for k in two.select(sets) if labels_of(k)["caller"] == "unknown"]
+    expect("every culprit's caller has a name", not unknown, unknown)
+
+
 def main() -> int:
     out, tickstat = Path(sys.argv[1]), sys.argv[2]
     files = out / "files"
@@ -241,6 +255,8 @@ def main() -> int:
             worst = compare_span(f"{a}..{b}", by[a], by[b], report(tickstat, rec, start, end))
             print(f"span {a}..{b}: {(end - start) / 1e9:.3f} s, largest gap to the report "
                   f"{worst / 1e6:.3f} ms")
+        clock = {n: ns(e.get("tickstat_monitor_clock_seconds")) for n, e in snaps}
+        check_callers(by["two"], report(tickstat, rec, clock["lone"], clock["two"]))
     try:
         http = Exposition((files / "http.prom").read_text())
         text = Exposition((files / "snap-9-online.prom").read_text())
