@@ -4,9 +4,9 @@
  *
  * One recording session (session.c) feeds the same state machine as
  * record and report.  Every POLL_MS the ring buffers are drained and every
- * CPU is charged up to the moment taken before the previous drain, so that
- * no event older than that moment is still unread (ts_analysis_advance):
- * the counters over any span then equal a report of the same span.  Every
+ * CPU is charged up to a moment taken before the drain, so that no event
+ * older than that moment is still unread (ts_analysis_advance): the
+ * counters over any span then equal a report of the same span.  Every
  * interval the counters become a Prometheus exposition (series.c), written
  * atomically to the textfile and served over HTTP (httpd.c).
  *
@@ -58,7 +58,6 @@ struct monitor {
 	struct ts_monitor_self self;
 	struct ts_cpuset online;
 	int textfile_failing;
-	uint64_t last_drain;		/* CLOCK_MONOTONIC before the last drain */
 	char kernel[65];
 };
 
@@ -109,24 +108,16 @@ static void check_hotplug(struct monitor *m)
 	m->online = now;
 }
 
-/*
- * Drain the ring buffers and charge every CPU up to the moment taken before
- * the previous drain.  An event is stamped when its CPU reserves room for it
- * and can be read only once committed; a CPU held in between (a vCPU on a
- * busy host: milliseconds) would hand over an event older than a moment
- * taken just before this drain after it.  One poll later it is read.
- */
+/* Drain the ring buffers and charge every CPU up to a moment before the drain. */
 static int poll_session(struct monitor *m)
 {
 	uint64_t before = ts_now_ns();
-	uint64_t upto = m->last_drain ? m->last_drain : ts_session_start_ns(m->ss);
 
 	if (ts_session_poll(m->ss))
 		return -1;
 	check_hotplug(m);
-	ts_analysis_advance(&m->an, upto);
-	m->self.clock_ns = upto;
-	m->last_drain = before;
+	ts_analysis_advance(&m->an, before);
+	m->self.clock_ns = before;
 	return 0;
 }
 
