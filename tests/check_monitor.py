@@ -217,14 +217,15 @@ def check_phases(s: dict[str, Exposition]) -> None:
 
 def check_callers(two: Exposition, rep: dict) -> None:
     """The callers the monitor names (from /proc/kallsyms, once per new
-    caller) are the functions the recording names from its own kallsyms."""
+    caller) are functions the recording names from its own kallsyms.  With
+    --top 3 some may be summed under 'other'; none may be 'unknown'."""
     sets = "tickstat_culprit_sets_total"
-    monitor = {labels_of(k)["caller"] for k in two.select(sets, cpu="2", reason="SCHED")}
+    named = {labels_of(k)["caller"] for k in two.select(sets, cpu="2", reason="SCHED")} - {"other"}
     recorded = {c["caller"].split("+")[0] for cpu in rep["cpus"] if cpu["cpu"] == 2
                 for c in cpu["culprits"] if c["dependency"] == "SCHED" and c.get("caller")}
-    expect("two tasks: the report names CPU 2's SCHED callers", recorded, recorded)
-    expect(f"two tasks: the monitor names CPU 2's SCHED callers as the report does {recorded}",
-           recorded and recorded <= monitor, monitor)
+    expect("two tasks: the monitor names a SCHED caller on CPU 2", named, named)
+    expect(f"two tasks: the monitor's SCHED callers on CPU 2 are the recording's {recorded}",
+           named <= recorded, named)
     unknown = [k for k in two.select(sets) if labels_of(k)["caller"] == "unknown"]
     expect("every culprit's caller has a name", not unknown, unknown)
 
@@ -256,7 +257,7 @@ def main() -> int:
             print(f"span {a}..{b}: {(end - start) / 1e9:.3f} s, largest gap to the report "
                   f"{worst / 1e6:.3f} ms")
         clock = {n: ns(e.get("tickstat_monitor_clock_seconds")) for n, e in snaps}
-        check_callers(by["two"], report(tickstat, rec, clock["lone"], clock["two"]))
+        check_callers(by["two"], report(tickstat, rec, 0, clock["after-record"]))
     try:
         http = Exposition((files / "http.prom").read_text())
         text = Exposition((files / "snap-9-online.prom").read_text())
