@@ -93,9 +93,13 @@ def main() -> int:
                  and e["f"]["success"] == "1" and e["ts"] < r["ts"]]
         gap_ns = (r["ts"] - stops[-1]["ts"]) * 1e9 if stops else -1
         stopped = int(r["f"]["stopped_ns"])
-        # The kernel's ktime_get() and the trace clock are read a few us apart.
-        c.expect("restart stopped_ns agrees with the stop-to-restart gap within 200 us",
-                 stops != [] and abs(stopped - gap_ns) <= 200e3,
+        # The kernel's ktime_get() and the trace clock are read a few
+        # instructions apart, but under TCG a host that deschedules the vCPU
+        # between them stretches that: 45-193 us were seen on a quiet host.
+        # A quarter of a tick (HZ=250) still tells a stale or wrong stop time,
+        # which is off by a tick or more.
+        c.expect("restart stopped_ns agrees with the stop-to-restart gap within 1 ms",
+                 stops != [] and abs(stopped - gap_ns) <= 1e6,
                  f"stopped_ns={stopped} gap={gap_ns:.0f} ns")
         c.expect("restart reports busy (idle=0)", r["f"]["idle"] == "0", r["f"]["idle"])
 
