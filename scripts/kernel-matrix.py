@@ -72,6 +72,15 @@ def held(c: dict, name: str) -> str:
         (f" {r['detail']}" if r.get("detail") else "")
 
 
+def co_runners(c: dict) -> str:
+    """The two tasks that ran most while SCHED held the tick: 'spin(57) 0.78 s, ...'."""
+    if c.get("co_runners") is None:
+        return "unknown (no sched_switch)"
+    top = sorted((t for t in c["co_runners"] if t["sched_ns"]), key=lambda t: -t["sched_ns"])
+    return ", ".join(f"{t['comm']}({t['pid']}) {t['sched_ns'] / 1e9:.2f} s" for t in top[:2]) \
+        or "none"
+
+
 def build_flags(version: str) -> str:
     """The flags uname -v shows: '#1 SMP PREEMPT_RT Debian ...' -> SMP PREEMPT_RT"""
     return " ".join(w for w in version.split() if w == "SMP" or w.startswith("PREEMPT"))
@@ -195,24 +204,23 @@ def render(results: list[dict]) -> str:
         "Expectations: how many of the scenario's checks (docs/scenarios/) held.",
         "",
         row(["kernel", "lone-task: CPU1 busy tickless, ticks, LOC",
-             "two-tasks: CPU1 SCHED", "two-tasks: CPU1 ticks, LOC",
+             "two-tasks: CPU1 SCHED", "two-tasks: CPU1 co-runners under SCHED",
+             "two-tasks: CPU1 ticks, LOC",
              "posix-timer: CPU1 POSIX_TIMER", "posix-timer: CPU2 POSIX_TIMER",
              "expectations held (lone, two, posix)"]),
-        row(["---"] * 7),
+        row(["---"] * 8),
     ]
     for r in results:
         lone, two, posix = (r["reps"][n] for n in SCENARIOS)
         c1 = cpu(lone, 1)
         share = c1["busy_tickless_share"]
         ticks = lambda c: "unknown" if c["ticks"] is None else c["ticks"]  # noqa: E731
-        # co-runners (issue 11, part 4): the tasks that shared CPU 1 while
-        # SCHED held the tick in two-tasks go in a column after "two-tasks:
-        # CPU1 SCHED", from the report's per-CPU co-runner list
         lines.append(row([
             f"`{r['kernel']}`",
             f"{share:.4f}, {ticks(c1)}, {r['locs']['lone-task'][1]}" if share is not None
             else f"unknown, {ticks(c1)}, {r['locs']['lone-task'][1]}",
             held(cpu(two, 1), "SCHED"),
+            co_runners(cpu(two, 1)),
             f"{ticks(cpu(two, 1))}, {r['locs']['two-tasks'][1]}",
             held(cpu(posix, 1), "POSIX_TIMER"),
             held(cpu(posix, 2), "POSIX_TIMER"),
@@ -253,8 +261,10 @@ def notes(results: list[dict]) -> list[str]:
             + "; traced on debian-6.1-rt: a stop right after the tick woke `rcuc/1`; "
             "docs/scenarios/two-tasks.md). These kernels also have the osnoise and timerlat "
             "tracers rtla needs.")
-    # co-runners (issue 11, part 4): a note on who shared CPU 1 in two-tasks
-    # on each kernel goes here, once tickstat reports the tasks
+    out.append(
+        "- Co-runners: the tasks that ran on CPU 1 while SCHED held its tick, with their run "
+        "time in those stretches, from `sched_switch` on every kernel; in two-tasks the two "
+        "`spin` processes, each about half of the SCHED time (docs/metrics.md, co-runners).")
     return out
 
 

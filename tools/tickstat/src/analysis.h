@@ -69,7 +69,7 @@ struct ts_caps {
 	int restart;
 	int dep_events;
 	int sched_switch;
-	int tick_expiry;	/* hrtimer_expire_entry and tick_sched_timer */
+	int tick_expiry;	/* hrtimer_expire_entry and the tick's function */
 	int check_scopes;	/* probes: the first scope holding a dependency */
 	struct ts_probe_info probes;	/* which of these come from probes */
 };

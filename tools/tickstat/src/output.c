@@ -620,7 +620,7 @@ void ts_output_prometheus(FILE *f, const struct ts_analysis *an, const struct ts
 		{ "tickstat_busy_tickless_ratio", "Share of busy time with the tick stopped.", "gauge" },
 		{ "tickstat_idle_tickless_ratio", "Share of idle time with the tick stopped.", "gauge" },
 		{ "tickstat_unknown_ratio", "Share of the window whose tick state is unknown.", "gauge" },
-		{ "tickstat_ticks_total", "Tick interrupts (tick_sched_timer expiries).", "counter" },
+		{ "tickstat_ticks_total", "Expiries of the tick's hrtimer (tick_sched_timer or tick_nohz_handler).", "counter" },
 		{ "tickstat_lost_events_total", "Events the ring buffer lost.", "counter" },
 		{ "tickstat_reason_seconds", "Time a reason held the tick.", "gauge" },
 		{ "tickstat_check_failed", "Thresholds failed by the check.", "gauge" },
