@@ -156,7 +156,9 @@ def check_probes(files: Path, rep: dict) -> str:
         for c in off["cpus"]:
             expect(f"--probes=off: CPU{c['cpu']} restarts and culprits unknown",
                    c["restarts"] is None and c["culprits"] is None, c)
-    return f", {len(placed)} probes placed and removed on every exit" if placed else ""
+    t0, t1 = (float(x) for x in (files / "probes-time.txt").read_text().split())
+    return (f", {len(placed)} probes placed and removed on every exit" if placed else "") + \
+        f" (exit paths {t1 - t0:.1f} s)"
 
 
 def check_scenario(rep: dict, rows: list, patched: bool, cputimer_pid: int, retries: int) -> None:

@@ -110,6 +110,7 @@ mount -t debugfs nodev /sys/kernel/debug
 # an error after they were placed (an -e event the kernel lacks), or
 # SIGKILL followed by the next run, which removes the killed one's and says
 # so.  A run and Ctrl-C are in state() above.
+cut -d' ' -f1 /proc/uptime > "$OUT/probes-time.txt"
 recording() {	# wait until recorder $1 traces (its instance is on)
 	i=0
 	until [ "$(cat $t/instances/tickstat_$1/tracing_on 2>/dev/null)" = 1 ] || [ $i -ge 600 ]; do
@@ -147,6 +148,7 @@ tickstat record -q -d 0.5 --probes=on > /dev/null 2> "$OUT/probes-on.err"
 rc record-probes-on $?
 tickstat record -q -d 0.5 --probes=sometimes > /dev/null 2> "$OUT/err-probes.txt"
 rc record-bad-probes $?
+cut -d' ' -f1 /proc/uptime >> "$OUT/probes-time.txt"
 
 # Lost events: a 4 KiB buffer against tens of thousands of switches a second.
 tickstat check -b 4 -C 2 --json -- pingpong -c 2 -d 1 > "$OUT/lost.json" 2>/dev/null
