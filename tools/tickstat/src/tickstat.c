@@ -78,8 +78,8 @@ static const char * const record_usage[] = {
 	"  -e, --event SYS:EVENT  also record this event (or SYS:*) into the file, for",
 	"                         trace-cmd and KernelShark; the report does not read it",
 	"      --probes WHEN      kprobes on the deciding functions where the kernel lacks",
-	"                         the patched events: auto (default), on (a probe that",
-	"                         cannot be placed is an error), off",
+	"                         the patched events: auto, on (a probe that cannot be",
+	"                         placed is an error), off (default; docs/tickstat.md)",
 	NULL,
 };
 
@@ -669,6 +669,12 @@ static void opts_init(struct cmd_opts *o, enum ts_command cmd)
 	memset(o, 0, sizeof(*o));
 	o->cmd = cmd;
 	o->out.top = 5;
+	/*
+	 * Probes only when asked: enabling and removing kprobe events on
+	 * tick-sched.c crashed Debian's 6.1 kernel in the test guest
+	 * (docs/tickstat.md, Stock kernels: probes).
+	 */
+	o->rec.probes = TS_PROBES_OFF;
 	ts_check_opts_init(&o->check);
 }
 
