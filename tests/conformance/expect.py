@@ -26,6 +26,9 @@ class Scenario:
         self.patched = kernel == "patched"
         self.results: list[tuple[bool, str, str, str]] = []
         self.report, self.rows, self.notes = {}, [], {}
+        # what tickstat's kprobe events told on a stock kernel (--probes)
+        self.probe_events: set[str] = set()
+        self.probe_unknown: dict[str, str] = {}
         # what the kernel offers (guest-lib.sh save_kernel), by mechanism
         # rather than version: PREEMPT_RT, and each CPU's fair server runtime
         facts = folder.parent / "kernel"
@@ -41,6 +44,9 @@ class Scenario:
         if not SCENARIOS[name].tickstat:
             return
         self.report = json.loads((folder / "report.json").read_text())
+        probes = self.report["source"].get("probes") or {}
+        self.probe_events = set(probes.get("events", []))
+        self.probe_unknown = probes.get("unknown", {})
         notes = folder / "notes.txt"
         self.notes = dict(l.split("=", 1) for l in notes.read_text().split("\n") if "=" in l) \
             if notes.exists() else {}
@@ -68,8 +74,31 @@ class Scenario:
         return spans[-1] if spans else {}
 
     def dep_scope(self, scope: str) -> str:
-        """The scope a kernel reports: stock kernels cannot say."""
-        return scope if self.patched else "UNKNOWN"
+        """The scope a kernel reports: a stock kernel cannot say, unless the
+        probes on check_tick_dependency() saw it."""
+        return scope if self.patched or self.first_scope else "UNKNOWN"
+
+    @property
+    def first_scope(self) -> bool:
+        """Probes saw the scope holding each failed decision (the first one)."""
+        return "tick_stop_first_scope" in self.probe_events
+
+    @property
+    def dep_events(self) -> bool:
+        """Dependency changes are known: the patched events, or probes."""
+        return self.patched or "tick_dep" in self.probe_events
+
+    @property
+    def targets(self) -> bool:
+        """The pid or tgid of a task or process scope is known (BTF for probes)."""
+        return self.patched or ("tick_dep" in self.probe_events and
+                                "target" not in self.probe_unknown)
+
+    @property
+    def restarts(self) -> bool:
+        """Restarts and their causes: the patched event, or a probe."""
+        return self.patched or ("tick_restart" in self.probe_events and
+                                "cause" not in self.probe_unknown)
 
 
 def held(s: Scenario, n: int, name: str, scope: str | None, lo: float, hi: float,
@@ -184,17 +213,32 @@ def sched_phase(s: Scenario, n: int, detail: str | None, secs: float, tol: float
     stopped_at_end(s, n)
 
 
+# Where the scheduler sets SCHED: sched_update_tick_dependency() is inlined
+# into the enqueue path, and each build inlines it elsewhere: activate_task
+# in the patched guest kernel, enqueue_task_fair or ttwu_do_activate in
+# Debian's 6.1 (seen with the probes).
+SCHED_SETTERS = ("activate_task", "enqueue_task", "ttwu_do_activate")
+
+
 def check_two_tasks(s: Scenario) -> None:
     sched_phase(s, 1, "CFS", 1.5)
     c = s.cpu(1)
-    if s.patched:
+    if s.restarts:
         s.within("CPU1 DEPENDENCY restarts", 1, 3, c["restarts"]["DEPENDENCY"])
+    if s.patched:
         # whoever enqueues the second task sets it: the task itself, or the
         # migration thread that moves it to CPU 1
         s.expect("CPU1 culprit: SCHED/CFS set in activate_task",
                  any(k["dependency"] == "SCHED" and k["sched"] == "CFS" and k["sets"] and
                      (k["caller"] or "").startswith("activate_task") for k in c["culprits"]),
                  "activate_task", c["culprits"])
+    elif s.dep_events:
+        # probes: the same culprit, without the scheduler's sub-reason
+        s.expect("CPU1 culprit: SCHED set at CPU 1 in the scheduler's enqueue path",
+                 any(k["dependency"] == "SCHED" and k["scope"] == "CPU" and k["target"] == 1 and
+                     k["sched"] is None and k["sets"] and
+                     (k["caller"] or "").startswith(SCHED_SETTERS) for k in c["culprits"]),
+                 " or ".join(SCHED_SETTERS), c["culprits"])
     most, why = 5, ""
     sched = s.reason(1, "SCHED", s.dep_scope("CPU"))
     if s.preempt_rt and sched:
@@ -243,16 +287,27 @@ def check_sched_deadline(s: Scenario) -> None:
     sched_phase(s, 1, "DEADLINE", 0.15, tol=0.13)
 
 
+# kernel/time/posix-cpu-timers.c and itimer.c, where the timers are armed
+TIMER_SETTERS = ("posix_cpu_timer_set", "set_process_cpu_timer", "set_cpu_itimer")
+
+
 def check_posix_timer(s: Scenario) -> None:
     for n, kind, scope in ((1, "itimer", "PROCESS"), (2, "thread", "TASK")):
         held(s, n, "POSIX_TIMER", scope, 0.45, 0.8, " (armed 0.6 s)")
         stopped_at_end(s, n)
-        if s.patched:
+        if s.dep_events:
             pid = int((s.dir / f"{kind}.pid").read_text().split()[-1])
             sets = [k for k in s.cpu(n)["culprits"] if k["dependency"] == "POSIX_TIMER" and k["sets"]]
             s.expect(f"CPU{n} POSIX_TIMER set by cputimer({pid}) at {scope} scope",
                      any(k["pid"] == pid and k["comm"] == "cputimer" and k["scope"] == scope
                          for k in sets), pid, sets)
+            if s.targets:
+                # the process's tgid, or the thread's pid: the one task here
+                s.expect(f"CPU{n} POSIX_TIMER target: pid {pid}",
+                         any(k["target"] == pid and k["scope"] == scope for k in sets), pid, sets)
+                s.expect(f"CPU{n} POSIX_TIMER set in the POSIX CPU timer code",
+                         any((k["caller"] or "").startswith(TIMER_SETTERS) for k in sets),
+                         " or ".join(TIMER_SETTERS), sets)
         # after the disarm the task keeps running tickless for 0.6 s
         c = s.cpu(n)
         s.within(f"CPU{n} busy tickless share (half of the run disarmed)", 0.3, 0.7,
@@ -277,8 +332,9 @@ def stock_rcu(s: Scenario) -> None:
 
 
 def rcu_held(s: Scenario, name: str) -> None:
-    """The held CPU: the patched kernel names the RCU dependency and its scope."""
-    if not s.patched:
+    """The held CPU: the patched kernel names the RCU dependency and its
+    scope, and so do the probes (they read the CPU's whole mask)."""
+    if not s.patched and not s.first_scope:
         stock_rcu(s)
         return
     # the CPU is held 600 ms; RCU asks for the tick once the grace period
@@ -289,7 +345,7 @@ def rcu_held(s: Scenario, name: str) -> None:
 
 def check_rcu(s: Scenario) -> None:
     rcu_held(s, "RCU")
-    if s.patched:
+    if s.dep_events:
         sets = [k for k in s.cpu(2)["culprits"] if k["dependency"] == "RCU" and k["sets"]]
         s.expect("CPU2 RCU set by __rcu_irq_enter_check_tick",
                  any((k["caller"] or "").startswith("__rcu_irq_enter_check_tick") for k in sets),

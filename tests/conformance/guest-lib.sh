@@ -9,7 +9,8 @@
 
 # record SECONDS -- COMMAND...: tickstat record of the isolated CPUs (all
 # CPUs without nohz_full; $tickstat_cpus if set) for SECONDS while COMMAND
-# runs (started once tracing runs).
+# runs (started once tracing runs); with --probes=$tickstat_probes if set
+# (tests/conformance/run --probes).
 record() {
 	secs=$1
 	shift
@@ -17,6 +18,7 @@ record() {
 	# The harness stays on housekeeping CPU 0; the workloads pin themselves.
 	# LOC is read around the command, inside the recording's window.
 	taskset -c 0 tickstat record -q ${tickstat_cpus:+-C "$tickstat_cpus"} \
+		${tickstat_probes:+--probes "$tickstat_probes"} \
 		-d "$secs" -o "$DIR/rec.dat" --csv "$DIR/rec.csv" -- \
 		loc-delta -s "$DIR/loc-span" "$@" > "$DIR/record.out" 2> "$DIR/record.err"
 	echo "status=$?" > "$DIR/record.status"

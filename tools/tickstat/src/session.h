@@ -19,6 +19,7 @@ struct ts_session_opts {
 	int pin_away;			/* move the caller off the monitored CPUs */
 	const char **extra;		/* -e SYSTEM:EVENT: more events for the file */
 	int nr_extra;
+	int probes;			/* enum ts_probes_mode: kprobes on a stock kernel */
 };
 
 struct ts_session;
