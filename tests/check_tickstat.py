@@ -2,6 +2,7 @@
 """check_tickstat.py - judge the results of tests/scenarios/tickstat-basic.sh.
 
 usage: check_tickstat.py OUTDIR KERNEL TICKSTAT
+       check_tickstat.py --probes OUTDIR   (exit-paths.sh alone, PROBES=on)
 
 KERNEL is the guest's kernel (run-guest --tree): patched, or any other,
 which is judged as a stock kernel.
@@ -57,19 +58,24 @@ def last_span(rows: list, n: int) -> dict:
 
 
 def check_exit_codes(files: Path) -> None:
-    rc = dict(line.strip().split("=") for line in open(files / "rc.txt"))
     want = {"record-short": "0", "record-sigint": "0", "report-sigint": "0", "record": "0",
             "extract": "0", "report-json": "0", "tc-report": "0", "tc-stat": "0", "tc-dump": "0",
             "report-v": "0", "record-extra": "0", "tc-extra": "0", "check-pass": "0", "check-fail": "2",
             "check-forbid": "2", "report-missing": "1", "report-truncated": "1", "record-offline-cpu": "1",
             "record-bad-command": "1", "record-not-root": "1", "record-no-tracefs": "1",
-            "check-lost": "2", "check-lost-allowed": "0", "record-sigterm": "0",
-            "report-sigterm": "0", "record-bad-event": "1", "record-sigkill": "137",
-            "record-next": "0", "record-probes-on": "0", "record-bad-probes": "1"}
+            "check-lost": "2", "check-lost-allowed": "0"}
+    check_exit_path_codes(files, want, ("err-missing", "err-trunc", "err-cpu", "err-root",
+                                        "err-tracefs"))
+
+
+def check_exit_path_codes(files: Path, want: dict | None = None, errs: tuple = ()) -> None:
+    """Exit codes and one-line errors, with those of tests/scenarios/exit-paths.sh."""
+    rc = dict(line.strip().split("=") for line in open(files / "rc.txt"))
+    want = dict(want or {}, **{"record-sigterm": "0", "report-sigterm": "0", "record-bad-event": "1",
+                               "record-sigkill": "137", "record-next": "0", "record-bad-probes": "1"})
     for k, v in want.items():
         expect(f"exit code of {k} expected {v}", rc.get(k) == v, rc.get(k))
-    for name in ("err-missing", "err-trunc", "err-cpu", "err-root", "err-tracefs", "err-event",
-                 "err-probes"):
+    for name in errs + ("err-event", "err-probes"):
         lines = (files / f"{name}.txt").read_text().splitlines()
         expect(f"{name}: one line on stderr", len(lines) == 1, lines)
 
@@ -121,12 +127,17 @@ def probe_parts(rep: dict) -> set[str]:
     return set((rep["source"].get("probes") or {}).get("events", []))
 
 
-def check_probes(files: Path, rep: dict) -> str:
+def check_probes(files: Path, rep: dict, asked: bool = False) -> str:
     """Probes on a stock kernel: all of them placed, none left after SIGTERM,
     an error, or SIGKILL and the next run, which removes the killed run's
-    and says so; --probes=off reports as before them."""
+    and says so; --probes=off reports as before them.  asked: the runs had
+    --probes=on, so there must be probes to remove."""
     probes = rep["source"].get("probes")
     placed = [f for f, why in (probes or {}).get("functions", {}).items() if why == "placed"]
+    if asked:
+        expect("--probes=on on a stock kernel placed probes", len(placed) > 0, probes)
+        expect("--probes=on: the recording has the probes' events", probe_parts(rep) != set(),
+               probe_parts(rep))
     during = int((files / "probes-during.txt").read_text())
     expect(f"probes in kprobe_events while recording: {len(placed)} placed", during == len(placed),
            during)
@@ -144,8 +155,6 @@ def check_probes(files: Path, rep: dict) -> str:
         expect("the next run has nothing to remove", err == "", err)
     inst = (files / "instances-after-next.txt").read_text()
     expect("the killed run's instance is gone too", "tickstat_" not in inst, inst)
-    expect("--probes=on: nothing on stderr", (files / "probes-on.err").read_text() == "",
-           (files / "probes-on.err").read_text())
     term = json.loads((files / "term.json").read_text())
     expect("the recording stopped by SIGTERM has the probes' events",
            probe_parts(term) == probe_parts(rep), probe_parts(term))
@@ -345,7 +354,24 @@ def check_raw_intervals(rep: dict, cpu2_events: list) -> str:
             f"(raw events: {len(raw)}, {sum(raw)} ns)")
 
 
+def main_probes(out: Path) -> int:
+    """check_tickstat.py --probes OUTDIR: exit-paths.sh alone with
+    PROBES=on, on a stock kernel."""
+    files = out / "files"
+    check_exit_path_codes(files)
+    said = check_probes(files, json.loads((files / "term.json").read_text()), asked=True)
+    for f in failures:
+        print("  FAIL: " + f, file=sys.stderr)
+    if failures:
+        print(f"tickstat's probes: {len(failures)} assertion(s) failed", file=sys.stderr)
+        return 1
+    print(f"tickstat's probes on every exit{said}")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1] == "--probes":
+        return main_probes(Path(sys.argv[2]))
     out, kernel, tickstat = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
     files = out / "files"
     patched = kernel == "patched"

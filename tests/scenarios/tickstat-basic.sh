@@ -106,49 +106,9 @@ rc record-no-tracefs $?
 mount -t tracefs nodev $t
 mount -t debugfs nodev /sys/kernel/debug
 
-# Probes (on a kernel without the patched events): none survives SIGTERM,
-# an error after they were placed (an -e event the kernel lacks), or
-# SIGKILL followed by the next run, which removes the killed one's and says
-# so.  A run and Ctrl-C are in state() above.
-cut -d' ' -f1 /proc/uptime > "$OUT/probes-time.txt"
-recording() {	# wait until recorder $1 traces (its instance is on)
-	i=0
-	until [ "$(cat $t/instances/tickstat_$1/tracing_on 2>/dev/null)" = 1 ] || [ $i -ge 600 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
-tickstat record -q -o "$OUT/term.dat" > /dev/null 2>&1 &
-pid=$!
-recording $pid
-grep -c "tickstat_$pid/" $t/kprobe_events > "$OUT/probes-during.txt"
-kill -TERM $pid
-wait $pid
-rc record-sigterm $?
-cat $t/kprobe_events > "$OUT/probes-after-sigterm.txt"
-tickstat report --json "$OUT/term.dat" > "$OUT/term.json"
-rc report-sigterm $?
-tickstat record -q -d 1 -e timer:no_such_event > /dev/null 2> "$OUT/err-event.txt"
-rc record-bad-event $?
-cat $t/kprobe_events > "$OUT/probes-after-error.txt"
-tickstat record -q -d 60 > /dev/null 2>&1 &
-pid=$!
-recording $pid
-kill -KILL $pid
-wait $pid
-rc record-sigkill $?
-echo "tickstat_$pid" > "$OUT/killed-group.txt"
-grep -c "tickstat_$pid/" $t/kprobe_events > "$OUT/probes-after-sigkill.txt"
-# the next run, without probes of its own: a stock kernel's report as before
-tickstat record -q -d 1 --probes=off --json > "$OUT/off.json" 2> "$OUT/next-run.err"
-rc record-next $?
-cat $t/kprobe_events > "$OUT/probes-after-next.txt"
-ls $t/instances > "$OUT/instances-after-next.txt"
-tickstat record -q -d 0.5 --probes=on > /dev/null 2> "$OUT/probes-on.err"
-rc record-probes-on $?
-tickstat record -q -d 0.5 --probes=sometimes > /dev/null 2> "$OUT/err-probes.txt"
-rc record-bad-probes $?
-cut -d' ' -f1 /proc/uptime >> "$OUT/probes-time.txt"
+# Every other exit (SIGTERM, an error, SIGKILL and the next run), with
+# tickstat's default for probes: tests/scenarios/exit-paths.sh.
+. /job/exit-paths.sh
 
 # Lost events: a 4 KiB buffer against tens of thousands of switches a second.
 tickstat check -b 4 -C 2 --json -- pingpong -c 2 -d 1 > "$OUT/lost.json" 2>/dev/null
