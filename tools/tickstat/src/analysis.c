@@ -844,6 +844,27 @@ void ts_analysis_advance(struct ts_analysis *an, uint64_t ts)
 }
 
 /*
+ * ts_analysis_offline - a CPU left the online mask at ts (a watcher saw it
+ * go): from then on it neither runs nor ticks, so its state is unknown, as
+ * after lost events, but nothing was lost.  The stopped interval in
+ * progress is cut (open).  Its events set the state again once it is back.
+ */
+void ts_analysis_offline(struct ts_analysis *an, int cpu, uint64_t ts)
+{
+	struct ts_cpu *c = ts_analysis_cpu(an, cpu);
+
+	if (!c || c->cut)
+		return;
+	an->counting = in_range(an, ts);
+	account(an, c, ts);
+	end_stopped(an, c, ts, 0);
+	c->tick = TS_TICK_UNKNOWN;
+	c->idle = TS_IDLE_UNKNOWN;
+	c->cur_pid = -1;
+	clear_reasons(c);
+}
+
+/*
  * ts_analysis_bad_record - a record of a CPU that could not be decoded:
  * whatever it said is unknown, so it counts as one lost event.
  */

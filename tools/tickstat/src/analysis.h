@@ -235,6 +235,7 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev);
 int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_t count);
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end);
 void ts_analysis_advance(struct ts_analysis *an, uint64_t ts);
+void ts_analysis_offline(struct ts_analysis *an, int cpu, uint64_t ts);
 void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts);
 int ts_analysis_keep_timeline(struct ts_analysis *an);
 

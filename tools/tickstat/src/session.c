@@ -306,6 +306,15 @@ struct reader {
 	int page_size;
 };
 
+/* a caller of tick_dep_set and its function ("": none), for ts_session_symbol */
+struct caller_name {
+	uint64_t addr;
+	char name[TS_KSYM_NAME];
+};
+
+/* more than a query holds (TS_KSYM_MAX), so that one pass always fits */
+#define MAX_NAMED_CALLERS	(2 * TS_KSYM_MAX)
+
 struct ts_session {
 	struct ts_analysis *an;
 	struct tracefs_instance *inst;
@@ -316,6 +325,8 @@ struct ts_session {
 	int writing;
 	FILE *out;
 	struct ts_ksym_query ksyms;
+	struct caller_name *callers;	/* named by ts_session_symbol */
+	int nr_callers;
 	struct ts_probes probes;	/* on a kernel without the patched events */
 	struct ts_cpuset mon, online;
 	cpu_set_t away;
@@ -788,6 +799,64 @@ uint64_t ts_session_start_ns(const struct ts_session *ss)
 	return ss->start;
 }
 
+/* The slot of a caller named before, or NULL */
+static struct caller_name *named_caller(struct ts_session *ss, uint64_t addr)
+{
+	for (int i = 0; i < ss->nr_callers; i++)
+		if (ss->callers[i].addr == addr)
+			return &ss->callers[i];
+	return NULL;
+}
+
+/*
+ * Name addr and every caller in the analysis' culprit table not named yet,
+ * in one pass over /proc/kallsyms (a pass costs far more than a lookup).
+ */
+static void name_callers(struct ts_session *ss, uint64_t addr)
+{
+	struct ts_analysis *an = ss->an;
+	struct ts_ksym_query *q;
+
+	if (!ss->callers)
+		ss->callers = calloc(MAX_NAMED_CALLERS, sizeof(*ss->callers));
+	q = malloc(sizeof(*q));
+	if (!ss->callers || !q) {
+		free(q);
+		return;
+	}
+	ts_ksym_query_init(q);
+	ts_ksym_want(q, addr);
+	for (int i = 0; i < an->nr_culprits; i++)
+		if (!named_caller(ss, an->culprits[i].caller))
+			ts_ksym_want(q, an->culprits[i].caller);
+	ts_ksym_scan_file(q, "/proc/kallsyms");
+	if (ss->nr_callers + q->nr > MAX_NAMED_CALLERS)
+		ss->nr_callers = 0;	/* forget them all: they are named again when seen */
+	for (int i = 0; i < q->nr; i++) {
+		struct caller_name *c = &ss->callers[ss->nr_callers++];
+
+		c->addr = q->sym[i].want;
+		snprintf(c->name, sizeof(c->name), "%s", q->sym[i].addr ? q->sym[i].name : "");
+	}
+	free(q);
+}
+
+/*
+ * ts_session_symbol - the kernel function that holds addr (a caller of
+ * tick_dep_set), from /proc/kallsyms; NULL if none.  Names are kept, so
+ * /proc/kallsyms is read again only for callers not seen before.
+ */
+const char *ts_session_symbol(struct ts_session *ss, uint64_t addr)
+{
+	struct caller_name *c = named_caller(ss, addr);
+
+	if (!c) {
+		name_callers(ss, addr);
+		c = named_caller(ss, addr);
+	}
+	return c && c->name[0] ? c->name : NULL;
+}
+
 /*
  * ts_session_poll - move what the ring buffers hold into the analysis
  * (and the recording).  Returns 0, or -1 after saying why.
@@ -1051,5 +1120,6 @@ void ts_session_free(struct ts_session *ss)
 		ts_dw_free(&ss->w);
 	free(ss->header_page);
 	free(ss->header_event);
+	free(ss->callers);
 	free(ss);
 }
