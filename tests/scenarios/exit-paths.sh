@@ -12,9 +12,14 @@ probes=${PROBES:+--probes=$PROBES}
 # event the kernel lacks), or SIGKILL followed by the next run, which removes
 # the killed one's instance and probes, and says so.
 cut -d' ' -f1 /proc/uptime > "$OUT/probes-time.txt"
-recording() {	# wait until recorder $1 traces (its instance is on)
+# Wait until recorder $1 traces.  Not its instance's tracing_on alone: a new
+# instance starts with tracing on, before tickstat turns it off, places its
+# probes and enables its events; tick_stop enabled there comes after all that.
+recording() {
 	i=0
-	until [ "$(cat $t/instances/tickstat_$1/tracing_on 2>/dev/null)" = 1 ] || [ $i -ge 600 ]; do
+	d=$t/instances/tickstat_$1
+	until [ "$(cat $d/tracing_on $d/events/timer/tick_stop/enable 2>/dev/null)" = "1
+1" ] || [ $i -ge 600 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
