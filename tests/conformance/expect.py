@@ -41,6 +41,9 @@ class Scenario:
         # every scenario reads LOC around its command (loc-delta -s)
         self.loc = [int(x) for x in (folder / "loc.txt").read_text().split()]
         self.span = [float(x) for x in (folder / "loc-span").read_text().split()]
+        # the hrtimer interrupt's retries per CPU meanwhile (/proc/timer_list)
+        retries = folder / "loc-retries.txt"
+        self.retries = [int(x) for x in retries.read_text().split()] if retries.exists() else []
         if not SCENARIOS[name].tickstat:
             return
         self.report = json.loads((folder / "report.json").read_text())
@@ -143,8 +146,12 @@ def check_loc(s: Scenario, c: dict) -> None:
 
     LOC is read around the scenario's command, which runs inside tickstat's
     window, and counts non-tick hrtimers too (a workload's own sleeps).
-    Under emulation one interrupt can also expire the tick twice (the
-    hrtimer interrupt's retry loop when handling took longer than a tick).
+    Under emulation one interrupt can also expire the tick twice: when
+    handling took longer than a tick, the hrtimer interrupt retries and
+    expires the tick again.  /proc/timer_list counts those retries
+    (nr_retries, read around the command too), and each allows one tick
+    without a LOC, so they widen the lower bound (by 12-15% of the ticks
+    once with perf-freq on a loaded CI host: the perf tick is slow there).
     An isolated (nohz_full) CPU whose tick is stopped at both edges of the
     window has no tick outside the command: LOC must match within 4 or 8%
     (check_load allows more), plus what the scenario adds on purpose.  Any
@@ -165,9 +172,11 @@ def check_loc(s: Scenario, c: dict) -> None:
             return
         start, end = s.span
         outside = HZ * max(0.0, c["window_ns"] / 1e9 - (end - start)) * 1.1
+    retries = s.retries[n] if n < len(s.retries) else 0
     s.within(f"CPU{n} LOC delta vs tickstat ticks ({c['ticks']}"
-             f"{', ticking at an edge' if not quiet_edges else ''})",
-             c["ticks"] - tol - outside, c["ticks"] + tol, s.loc[n])
+             f"{', ticking at an edge' if not quiet_edges else ''}"
+             f"{f', {retries} hrtimer retries' if retries else ''})",
+             c["ticks"] - tol - outside - retries, c["ticks"] + tol, s.loc[n])
 
 
 def check_lone_task(s: Scenario, secs: float = 5) -> None:
@@ -508,7 +517,8 @@ def check_boot_cpu(s: Scenario) -> None:
 def check_load(s: Scenario) -> None:
     # Four busy vCPUs on two host cores: the emulator delivers timer
     # interrupts late and one can expire the tick more than once (171 tick
-    # expiries against 153 LOC were seen once; 0-9 apart otherwise).
+    # expiries against 153 LOC were seen once, before check_loc counted the
+    # hrtimer retries; with them, ticks - retries and LOC were 0-1 apart).
     s.loc_share = 0.15
     for n in ISOLATED:
         c = s.cpu(n)
