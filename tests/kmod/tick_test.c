@@ -64,12 +64,20 @@ static struct timer_list every_jiffy;
 static unsigned long timer_end;
 static bool timer_stop;
 
-/* Hold the CPU in the kernel without a quiescent state. */
+/*
+ * Hold the CPU in the kernel without a quiescent state, for ms of the
+ * clock.  Not mdelay(): it scales by the CPU's loops_per_jiffy, which an
+ * emulated secondary CPU often calibrates wrong at boot ("calibrate_delay_
+ * direct() failed"); 600 ms of mdelay() held CPU 2 for 276 ms to 1.3 s.
+ */
 static int hold_cpu(void *unused)
 {
+	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+
 	preempt_disable();
 	complete(&held);
-	mdelay(ms);
+	while (ktime_get_ns() < end)
+		cpu_relax();
 	preempt_enable();
 	complete(&done);
 	return 0;
