@@ -7,11 +7,17 @@
 #   guest-image/run-guest --tree debian-6.1 --timeout 500 \
 #       --script tests/scenarios/kprobe-toggle.sh
 # Set PROBES (function names) and ROUNDS in the environment of the script
-# to change them; each round is logged to the console.
+# to change them, and OPTIMIZE (0 or 1) to set
+# /proc/sys/debug/kprobes-optimization first; each round is logged to the
+# console.
 set -u
 t=/sys/kernel/tracing
 PROBES=${PROBES:-"tick_nohz_restart_sched_tick tick_nohz_dep_set_cpu tick_nohz_dep_set tick_nohz_dep_clear_cpu"}
 ROUNDS=${ROUNDS:-30}
+if [ -n "${OPTIMIZE:-}" ]; then
+	echo "$OPTIMIZE" > /proc/sys/debug/kprobes-optimization
+fi
+echo "kprobe-toggle: kprobes-optimization $(cat /proc/sys/debug/kprobes-optimization)"
 for c in 1 2 3; do
 	(while :; do spin -c "$c" -d 0.02 > /dev/null 2>&1; sleep 0.01; done) &
 done
