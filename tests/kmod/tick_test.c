@@ -30,9 +30,19 @@
  *                  tick is kept for it (TIMER_SOFTIRQ).
  * A pending timer softirq that nothing raised runs at the next interrupt and
  * finds no expired timer.
+ *
+ * One mode gives the idle loop a cpuidle driver, which the guest lacks:
+ *   cpuidle        register a driver with two idle states on every CPU for
+ *                  the run, so that the idle loop asks its governor (menu)
+ *                  whether to stop the tick.  State 1 halts and claims a
+ *                  20 ms target residency, more than a tick.  State 0
+ *                  halts too (poll=0: the governor asks to stop the tick
+ *                  even for a short sleep), or polls (poll=1: it keeps the
+ *                  tick for a short sleep, as with most x86 drivers).
  * insmod returns when the run is over; rmmod afterwards.
  */
 #include <linux/completion.h>
+#include <linux/cpuidle.h>
 #include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/interrupt.h>
@@ -42,11 +52,12 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/idle.h>
 #include <linux/timer.h>
 
 static char *mode = "rcu";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "rcu, rcu_exp, timer, irq_work, need_resched, softirq or timer_softirq");
+MODULE_PARM_DESC(mode, "rcu, rcu_exp, timer, irq_work, need_resched, softirq, timer_softirq or cpuidle");
 static int cpu = 1;
 module_param(cpu, int, 0444);
 MODULE_PARM_DESC(cpu, "the CPU to act on");
@@ -57,6 +68,10 @@ MODULE_PARM_DESC(ms, "how long, in milliseconds");
 static unsigned int hits = 5;
 module_param(hits, uint, 0444);
 MODULE_PARM_DESC(hits, "kprobe modes: how many times to make the condition");
+
+static bool poll;
+module_param(poll, bool, 0444);
+MODULE_PARM_DESC(poll, "cpuidle mode: state 0 polls instead of halting");
 
 static DECLARE_COMPLETION(held);
 static DECLARE_COMPLETION(done);
@@ -157,6 +172,57 @@ static int run_probe(const char *symbol, kprobe_pre_handler_t handler, bool wake
 	return 0;
 }
 
+/* Halt until an interrupt; returns with interrupts enabled, as 6.1 expects. */
+static int enter_halt(struct cpuidle_device *dev, struct cpuidle_driver *drv, int index)
+{
+	if (current_clr_polling_and_test()) {
+		local_irq_enable();
+		return index;
+	}
+	raw_safe_halt();
+	return index;
+}
+
+static struct cpuidle_driver idle_driver = {
+	.name = "tick_test",
+	.owner = THIS_MODULE,
+	.states = {
+		{
+			.name = "HALT",
+			.desc = "hlt",
+			.enter = enter_halt,
+			.exit_latency = 1,
+			.target_residency = 1,
+		},
+		{
+			.name = "HALT-20MS",
+			.desc = "hlt, 20 ms residency",
+			.enter = enter_halt,
+			.exit_latency = 2,
+			.target_residency = 20000,
+		},
+	},
+	.state_count = 2,
+};
+
+/* Give the idle loop a cpuidle driver for the run. */
+static int run_cpuidle(void)
+{
+	int ret;
+
+	if (poll)
+		cpuidle_poll_state_init(&idle_driver);
+	ret = cpuidle_register(&idle_driver, NULL);
+	if (ret) {
+		pr_err("tick_test: cannot register a cpuidle driver: %d\n", ret);
+		return ret;
+	}
+	pr_info("tick_test: cpuidle armed, state 0 %s\n", poll ? "polls" : "halts");
+	msleep(ms);
+	cpuidle_unregister(&idle_driver);
+	return 0;
+}
+
 static int run_on_cpu(int (*fn)(void *))
 {
 	struct task_struct *k = kthread_create(fn, NULL, "tick_test/%d", cpu);
@@ -204,6 +270,8 @@ static int __init tick_test_init(void)
 		ret = run_probe("tick_nohz_idle_stop_tick", at_softirq_check, true);
 	} else if (!strcmp(mode, "timer_softirq")) {
 		ret = run_probe("tick_nohz_irq_exit", at_softirq_check, false);
+	} else if (!strcmp(mode, "cpuidle")) {
+		ret = run_cpuidle();
 	} else {
 		pr_err("tick_test: unknown mode '%s'\n", mode);
 		return -EINVAL;
