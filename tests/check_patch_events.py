@@ -89,24 +89,40 @@ def check_stopped_intervals(c: Checker, dat: Path, tickstat: str) -> None:
                  "(stopped_ns, gap)")
 
 
-def check_stress(c: Checker, out: Path) -> None:
-    """10 s of dependencies set and cleared from other CPUs: a refusal always
-    carries the bits it was refused for."""
-    toggles = (out / "depstorm.txt").read_text().strip()
-    m = re.search(r"(\d+) perf toggles, (\d+) itimer toggles", toggles)
-    c.expect("depstorm set and cleared PERF_EVENTS and POSIX_TIMER at least 200 times each",
-             bool(m) and min(int(m.group(1)), int(m.group(2))) >= 200, toggles)
-    lines = (out / "stress.txt").read_text().split("\n")
+def refusal_counts(out: Path, name: str) -> tuple[dict, int, str]:
+    """Per-CPU refusals, those with four empty masks, and the first of them."""
+    lines = (out / f"{name}.txt").read_text().split("\n")
     refusals = {l.split()[1]: int(l.split()[2]) for l in lines if l.startswith("refusals ")}
     empty = next(int(l.split()[1]) for l in lines if l.startswith("empty "))
+    bad = out / f"{name}-empty.txt"
+    first = bad.read_text().splitlines()[0].strip() if empty and bad.exists() else ""
+    return refusals, empty, first
+
+
+def check_stress(c: Checker, out: Path) -> None:
+    """Dependencies set and cleared from other CPUs: a refusal always carries
+    the bits it was refused for, for 10 s of it and at the race's worst."""
+    toggles = (out / "depstorm.txt").read_text().strip()
+    module = (out / "stress-module.txt").read_text()
+    m = re.search(r"(\d+) perf toggles, (\d+) itimer toggles", toggles)
+    k = re.search(r"depstorm made (\d+) toggles", module)
+    c.expect("stress: PERF_EVENTS (global) and POSIX_TIMER (process) toggled from CPU 0 "
+             "at least 200 and 20 times, PERF_EVENTS (CPU) at least 1000 times",
+             bool(m and k) and int(m.group(1)) >= 200 and int(m.group(2)) >= 20 and
+             int(k.group(1)) >= 1000, f"{toggles}; " + module.strip().replace("\n", "; "))
+    refusals, empty, first = refusal_counts(out, "stress")
     c.expect("stress: tick_stop refusals on CPUs 1-3 (at least 100 each)",
              all(refusals.get(f"[00{n}]", 0) >= 100 for n in (1, 2, 3)), refusals)
     overruns = [int(x.split()[-1]) for x in (out / "stress-overruns.txt").read_text().splitlines()]
     print(f"info stress buffer overruns (the events that were kept are checked): {overruns}")
-    bad = out / "stress-empty.txt"
     c.expect("stress: no tick_stop success=0 with all four masks empty", empty == 0,
-             f"{empty} of {sum(refusals.values())}" +
-             (f", e.g. {bad.read_text().splitlines()[0].strip()}" if empty and bad.exists() else ""))
+             f"{empty} of {sum(refusals.values())}" + (f", e.g. {first}" if first else ""))
+    m = re.search(r"race set the bit (\d+) times, cleared it (\d+) times", module)
+    c.expect("race: the watchpoint took the bit away right after the tick read it "
+             "at least 50 times", bool(m) and int(m.group(2)) >= 50, module.strip().replace("\n", "; "))
+    refusals, empty, first = refusal_counts(out, "race")
+    c.expect("race: no tick_stop success=0 with all four masks empty", empty == 0,
+             f"{empty} of {sum(refusals.values())}" + (f", e.g. {first}" if first else ""))
 
 
 def check_sched_change(c: Checker, events: list) -> None:

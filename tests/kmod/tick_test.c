@@ -31,6 +31,21 @@
  * A pending timer softirq that nothing raised runs at the next interrupt and
  * finds no expired timer.
  *
+ * One mode races the tick's decisions:
+ *   depstorm       for ms milliseconds, a kthread on CPU 0 sets and clears
+ *                  PERF_EVENTS at CPU scope on every other nohz_full CPU, as
+ *                  perf does for a throttled event, with a random gap of up
+ *                  to a microsecond between set and clear: each set kicks
+ *                  the CPU, which decides about its tick while the bit may
+ *                  be going away.
+ *   race           the worst case of that race, on demand: a data watchpoint
+ *                  on the tick dependency mask of task pid=N (a task alone
+ *                  on a nohz_full CPU).  Every few hundred microseconds the
+ *                  module sets POSIX_TIMER in that mask (which kicks the
+ *                  task's CPU); the first time the tick code on that CPU
+ *                  reads the mask, the watchpoint clears the bit again, as
+ *                  another CPU could between two instructions.
+ *
  * One mode gives the idle loop a cpuidle driver, which the guest lacks:
  *   cpuidle        register a driver with two idle states on every CPU for
  *                  the run, so that the idle loop asks its governor (menu)
@@ -42,6 +57,7 @@
  * insmod returns when the run is over; rmmod afterwards.
  */
 #include <linux/completion.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/cpuidle.h>
 #include <linux/delay.h>
 #include <linux/irq_work.h>
@@ -53,11 +69,12 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/idle.h>
+#include <linux/tick.h>
 #include <linux/timer.h>
 
 static char *mode = "rcu";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "rcu, rcu_exp, timer, irq_work, need_resched, softirq, timer_softirq or cpuidle");
+MODULE_PARM_DESC(mode, "rcu, rcu_exp, timer, irq_work, need_resched, softirq, timer_softirq, depstorm, race or cpuidle");
 static int cpu = 1;
 module_param(cpu, int, 0444);
 MODULE_PARM_DESC(cpu, "the CPU to act on");
@@ -68,6 +85,10 @@ MODULE_PARM_DESC(ms, "how long, in milliseconds");
 static unsigned int hits = 5;
 module_param(hits, uint, 0444);
 MODULE_PARM_DESC(hits, "kprobe modes: how many times to make the condition");
+
+static int pid;
+module_param(pid, int, 0444);
+MODULE_PARM_DESC(pid, "race mode: the task whose tick dependency mask is watched");
 
 static bool poll;
 module_param(poll, bool, 0444);
@@ -223,6 +244,87 @@ static int run_cpuidle(void)
 	return 0;
 }
 
+static unsigned long toggles;
+
+/* Set and clear PERF_EVENTS on the other nohz_full CPUs until the time is over. */
+static int storm(void *unused)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	u32 gap = 1;
+	int c;
+
+	while (time_before(jiffies, end)) {
+		for_each_online_cpu(c) {
+			if (c == raw_smp_processor_id() || !tick_nohz_full_cpu(c))
+				continue;
+			tick_nohz_dep_set_cpu(c, TICK_DEP_BIT_PERF_EVENTS);
+			ndelay(gap % 1000);
+			tick_nohz_dep_clear_cpu(c, TICK_DEP_BIT_PERF_EVENTS);
+			toggles++;
+			gap = gap * 1103515245 + 12345;
+		}
+		if (!(toggles & 1023))
+			cond_resched();
+	}
+	complete(&done);
+	return 0;
+}
+
+static struct task_struct *race_task;
+static atomic_t race_armed;
+static atomic_t race_cleared;
+
+/* The watched mask was accessed: on the task's own CPU, take the bit away. */
+static void on_mask_access(struct perf_event *bp, struct perf_sample_data *data,
+			   struct pt_regs *regs)
+{
+	if (current != race_task || !atomic_read(&race_armed))
+		return;
+	if (atomic_fetch_andnot(BIT(TICK_DEP_BIT_POSIX_TIMER), &race_task->tick_dep_mask) &
+	    BIT(TICK_DEP_BIT_POSIX_TIMER)) {
+		atomic_set(&race_armed, 0);
+		atomic_inc(&race_cleared);
+	}
+}
+
+static int run_race(void)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	struct perf_event_attr attr;
+	struct perf_event * __percpu *bp;
+	unsigned int sets = 0;
+
+	race_task = get_pid_task(find_vpid(pid), PIDTYPE_PID);
+	if (!race_task) {
+		pr_err("tick_test: race: no task %d\n", pid);
+		return -ESRCH;
+	}
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = (unsigned long)&race_task->tick_dep_mask;
+	attr.bp_len = HW_BREAKPOINT_LEN_4;
+	attr.bp_type = HW_BREAKPOINT_RW;
+	bp = register_wide_hw_breakpoint(&attr, on_mask_access, NULL);
+	if (IS_ERR((void __force *)bp)) {
+		put_task_struct(race_task);
+		pr_err("tick_test: race: no watchpoint: %ld\n", PTR_ERR((void __force *)bp));
+		return PTR_ERR((void __force *)bp);
+	}
+	while (time_before(jiffies, end)) {
+		atomic_set(&race_armed, 1);
+		tick_dep_set_task(race_task, TICK_DEP_BIT_POSIX_TIMER);
+		sets++;
+		usleep_range(300, 600);
+		/* not read in time: take the bit away here */
+		atomic_set(&race_armed, 0);
+		tick_dep_clear_task(race_task, TICK_DEP_BIT_POSIX_TIMER);
+	}
+	unregister_wide_hw_breakpoint(bp);
+	put_task_struct(race_task);
+	pr_info("tick_test: race set the bit %u times, cleared it %d times right after the tick code read it\n",
+		sets, atomic_read(&race_cleared));
+	return 0;
+}
+
 static int run_on_cpu(int (*fn)(void *))
 {
 	struct task_struct *k = kthread_create(fn, NULL, "tick_test/%d", cpu);
@@ -272,6 +374,15 @@ static int __init tick_test_init(void)
 		ret = run_probe("tick_nohz_irq_exit", at_softirq_check, false);
 	} else if (!strcmp(mode, "cpuidle")) {
 		ret = run_cpuidle();
+	} else if (!strcmp(mode, "race")) {
+		ret = run_race();
+	} else if (!strcmp(mode, "depstorm")) {
+		cpu = 0;
+		ret = run_on_cpu(storm);
+		if (ret)
+			return ret;
+		wait_for_completion(&done);
+		pr_info("tick_test: depstorm made %lu toggles\n", toggles);
 	} else {
 		pr_err("tick_test: unknown mode '%s'\n", mode);
 		return -EINVAL;

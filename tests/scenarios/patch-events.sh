@@ -4,9 +4,10 @@
 #
 # 1. Every tick event of the series on, in the top buffer, phases marked:
 #    trace.txt (text) and trace.dat (the same buffer, for exact timestamps).
-# 2. stress: depstorm sets and clears dependencies for 10 s while threads
-#    spin on CPUs 1-3; tick_stop only, in its own buffer, counted here
-#    (stress.txt: refusals, and those with no dependency bit at all).
+# 2. stress: dependencies set and cleared from other CPUs for 10 s while
+#    CPUs 1-3 take interrupts, then 2 s of the race at its worst; tick_stop
+#    only, in its own buffer, counted here (stress.txt, race.txt: refusals,
+#    and those with no dependency bit at all).
 # 3. idle: the idle loop's decisions with kprobes on them, in three phases:
 #    no cpuidle driver, and the test module's driver with the menu governor
 #    (state 0 halting, then polling): idle-PHASE.txt.
@@ -61,21 +62,45 @@ for e in tick_stop tick_retain tick_restart tick_dep_set tick_dep_clear; do
 done
 
 # 2. Dependencies set and cleared from other CPUs for 10 s: every refusal
-# must name the bits it was refused for.
+# must name the bits it was refused for.  depstorm's threads spin on CPUs
+# 1-3 while its main thread toggles the global PERF_EVENTS and the process's
+# POSIX_TIMER, and the test module (mode=depstorm) toggles PERF_EVENTS at CPU
+# scope on CPUs 1-3 from CPU 0.  Then 2 s of the same race at its worst
+# (mode=race): a watchpoint clears a task's POSIX_TIMER bit right after the
+# tick code on its CPU has read it.
 s=$t/instances/stress
 mkdir $s
 echo 8192 > $s/buffer_size_kb
 echo 1 > $s/events/timer/tick_stop/enable
+
+# refusals NAME: count the refusals in the buffer, and those with no bit
+refusals() {
+	echo 0 > $s/tracing_on
+	awk '/ tick_stop: success=0 / {
+			n[$2]++
+			if (/ global= cpu= task= process=$/) { bad++; if (bad <= 20) print > "'"$OUT/$1-empty.txt"'" }
+		}
+		END { for (c in n) print "refusals", c, n[c]; print "empty", bad + 0 }' \
+		$s/trace > "$OUT/$1.txt"
+	overruns $s > "$OUT/$1-overruns.txt"
+	echo > $s/trace
+	echo 1 > $s/tracing_on
+}
+
+dmesg -c > /dev/null
+taskset -c 0 insmod /job/tick_test.ko mode=depstorm ms=10000 &
 depstorm -d 10 1 2 3 > $OUT/depstorm.txt
-echo 0 > $s/tracing_on
+wait
+rmmod tick_test
+refusals stress
+spin -c 1 -d 3 &
+sleep 0.3
+taskset -c 0 insmod /job/tick_test.ko mode=race pid=$! ms=2000
+rmmod tick_test
+wait
+refusals race
+dmesg | grep 'tick_test: \(depstorm\|race\) ' > $OUT/stress-module.txt || true
 echo 0 > $s/events/timer/tick_stop/enable
-awk '/ tick_stop: success=0 / {
-		n[$2]++
-		if (/ global= cpu= task= process=$/) { bad++; if (bad <= 20) print > "'"$OUT"'/stress-empty.txt" }
-	}
-	END { for (c in n) print "refusals", c, n[c]; print "empty", bad + 0 }' \
-	$s/trace > $OUT/stress.txt
-overruns $s > $OUT/stress-overruns.txt
 rmdir $s
 
 # 3. The idle loop's decisions, and an independent count of them: kprobes

@@ -3,16 +3,17 @@
  * depstorm - set and clear tick dependencies from other CPUs, again and
  * again, while threads of this process run on the nohz_full CPUs.
  *
- * usage: depstorm [-d SECONDS] CPU...
+ * usage: depstorm [-d SECONDS] [-i MICROSECONDS] CPU...
  *
- * One thread spins on each CPU given, so each takes the interrupts that
- * make it decide about its tick.  The main thread, on CPU 0, alternates:
- *   - open and close a frequency-mode perf event: the global PERF_EVENTS
- *     dependency is set (every nohz_full CPU is kicked) and cleared again;
- *   - arm and disarm a process-wide ITIMER_PROF: the process-scope
- *     POSIX_TIMER dependency, which the spinning threads read from their
- *     signal_struct, is set from CPU 0 and cleared by the tick of one of
- *     them.
+ * One thread spins on each CPU given.  With -i, each also has a timer that
+ * interrupts it every MICROSECONDS (a CLOCK_MONOTONIC POSIX timer, which
+ * sets no tick dependency), so its CPU decides about its tick that often.
+ * The main thread, on CPU 0, keeps opening and closing a frequency-mode
+ * perf event: the global PERF_EVENTS dependency is set (every nohz_full
+ * CPU is kicked) and cleared again.  Every 16th time it also arms and
+ * disarms a process-wide ITIMER_PROF: the process-scope POSIX_TIMER
+ * dependency, which the spinning threads read from their signal_struct,
+ * is set from CPU 0 and cleared by the tick of one of them.
  * Prints how many times it set each.
  */
 #define _GNU_SOURCE
@@ -20,6 +21,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -29,10 +31,34 @@
 #define MAX_THREADS	16
 
 static volatile int stop;
+static long interval_us;
+
+static void on_tick(int sig)
+{
+	(void)sig;
+}
+
+/* A timer that interrupts the calling thread every interval_us. */
+static int thread_timer(void)
+{
+	struct sigevent sev = { .sigev_notify = SIGEV_THREAD_ID, .sigev_signo = SIGRTMIN };
+	struct itimerspec its = { .it_value = { .tv_nsec = interval_us * 1000 },
+				  .it_interval = { .tv_nsec = interval_us * 1000 } };
+	timer_t timer;
+
+	sev._sigev_un._tid = gettid();	/* glibc 2.36 names no macro for it */
+	if (timer_create(CLOCK_MONOTONIC, &sev, &timer) || timer_settime(timer, 0, &its, NULL)) {
+		perror("depstorm: timer");
+		return -1;
+	}
+	return 0;
+}
 
 static void *spinner(void *arg)
 {
 	if (pin_to_cpu("depstorm", (int)(long)arg))
+		exit(1);
+	if (interval_us && thread_timer())
 		exit(1);
 	while (!stop)
 		;
@@ -77,20 +103,25 @@ int main(int argc, char **argv)
 	double seconds = 10, end;
 	int opt, n = 0;
 
-	while ((opt = getopt(argc, argv, "d:")) != -1) {
-		if (opt != 'd') {
-			fprintf(stderr, "usage: depstorm [-d SECONDS] CPU...\n");
+	while ((opt = getopt(argc, argv, "d:i:")) != -1) {
+		if (opt == 'd') {
+			seconds = atof(optarg);
+		} else if (opt == 'i') {
+			interval_us = atol(optarg);
+		} else {
+			fprintf(stderr, "usage: depstorm [-d SECONDS] [-i MICROSECONDS] CPU...\n");
 			return 2;
 		}
-		seconds = atof(optarg);
 	}
-	if (optind == argc || argc - optind > MAX_THREADS) {
-		fprintf(stderr, "usage: depstorm [-d SECONDS] CPU... (1 to %d CPUs)\n",
-			MAX_THREADS);
+	if (optind == argc || argc - optind > MAX_THREADS || interval_us < 0 ||
+	    interval_us >= 1000000) {
+		fprintf(stderr, "usage: depstorm [-d SECONDS] [-i MICROSECONDS] CPU... "
+			"(1 to %d CPUs, under 1 s)\n", MAX_THREADS);
 		return 2;
 	}
-	/* a timer that fires by mistake must not kill us */
+	/* an ITIMER_PROF that fires by mistake must not kill us */
 	signal(SIGPROF, SIG_IGN);
+	signal(SIGRTMIN, on_tick);
 	if (pin_to_cpu("depstorm", 0))
 		return 1;
 	for (; optind < argc; optind++, n++)
@@ -98,10 +129,13 @@ int main(int argc, char **argv)
 			return 1;
 	end = now() + seconds;
 	while (now() < end) {
-		if (perf_toggle() || itimer_toggle())
+		if (perf_toggle())
 			break;
-		perf++;
-		itimer++;
+		if (++perf % 16 == 0) {
+			if (itimer_toggle())
+				break;
+			itimer++;
+		}
 	}
 	stop = 1;
 	while (n--)
