@@ -75,9 +75,12 @@ check: deps kernel kernel-variants kmod image
 scenario: deps kernel kernel-variants kmod image
 	$(Q)tests/conformance/run --tree $(TREE) -v $(NAME)
 
-# Benchmarks (not part of check): observer effect and report throughput
-bench: deps kernel image
+# Benchmarks (not part of check): observer effect, report throughput, and
+# the series' cost against the stock kernel of the same config, which bench
+# builds itself (docs/performance.md is regenerated)
+bench: deps kernel-stock kernel-patched image
 	$(Q)tests/bench/run
+	$(Q)tests/bench/cost --doc docs/performance.md
 
 shell: deps image
 	$(Q)scripts/build-kernel.sh $(TREE) $(VARIANT)

@@ -9,8 +9,15 @@
  *   rcu      a kthread holds CPU N in the kernel with preemption off while
  *            insmod waits for a normal grace period: RCU needs the CPU.
  *   rcu_exp  the same with an expedited grace period: RCU_EXP.
+ *            Both say what they caused: when, in the hold, RCU set its
+ *            dependency on CPU N and when it cleared it (kprobes on
+ *            tick_nohz_dep_set_cpu() and _clear_cpu()).  A starved vCPU
+ *            can make that short, or never.
  *   timer    a timer re-armed every jiffy on CPU N: the next timer is always
- *            due within a tick, so a running tick is kept (TIMER_DUE).
+ *            due within a tick, so a running tick is kept (TIMER_DUE).  It
+ *            says how many of CPU N's decisions kept the tick while the
+ *            timer was due within a tick (a kretprobe on
+ *            tick_nohz_next_event() returning 0).
  *   irq_work the same timer also queues lazy irq_work, which waits for the
  *            next tick: a running tick is kept for it (IRQ_WORK).
  * A tick that is already stopped stays stopped in both (its timer is then
@@ -100,15 +107,93 @@ static struct timer_list every_jiffy;
 static unsigned long timer_end;
 static bool timer_stop;
 
-/* Hold the CPU in the kernel without a quiescent state. */
+static int run_on_cpu(int (*fn)(void *))
+{
+	struct task_struct *k = kthread_create(fn, NULL, "tick_test/%d", cpu);
+
+	if (IS_ERR(k))
+		return PTR_ERR(k);
+	kthread_bind(k, cpu);
+	wake_up_process(k);
+	return 0;
+}
+
+static ktime_t hold_start, hold_end;
+
+/*
+ * Hold the CPU in the kernel without a quiescent state, for ms of the
+ * clock: mdelay() counts calibrated loops, which a starved vCPU stretches.
+ */
 static int hold_cpu(void *unused)
 {
 	preempt_disable();
+	hold_start = ktime_get();
 	complete(&held);
-	mdelay(ms);
+	do {
+		cpu_relax();
+		hold_end = ktime_get();
+	} while (ktime_ms_delta(hold_end, hold_start) < ms);
 	preempt_enable();
 	complete(&done);
 	return 0;
+}
+
+/* When RCU set and cleared its dependency bit on the held CPU (0: never). */
+static ktime_t rcu_set, rcu_clear;
+static int rcu_bit;
+
+static int at_dep_set(struct kprobe *p, struct pt_regs *regs)
+{
+	if (regs->di == cpu && regs->si == rcu_bit && !rcu_set)
+		rcu_set = ktime_get();
+	return 0;
+}
+
+static int at_dep_clear(struct kprobe *p, struct pt_regs *regs)
+{
+	if (regs->di == cpu && regs->si == rcu_bit && rcu_set && !rcu_clear)
+		rcu_clear = ktime_get();
+	return 0;
+}
+
+static struct kprobe dep_probes[] = {
+	{ .symbol_name = "tick_nohz_dep_set_cpu", .pre_handler = at_dep_set },
+	{ .symbol_name = "tick_nohz_dep_clear_cpu", .pre_handler = at_dep_clear },
+};
+
+static struct kprobe *dep_probe_list[] = { &dep_probes[0], &dep_probes[1] };
+
+static int run_rcu(bool expedited)
+{
+	int ret;
+
+	rcu_bit = expedited ? TICK_DEP_BIT_RCU_EXP : TICK_DEP_BIT_RCU;
+	ret = register_kprobes(dep_probe_list, ARRAY_SIZE(dep_probe_list));
+	if (ret) {
+		pr_err("tick_test: cannot probe the tick dependencies: %d\n", ret);
+		return ret;
+	}
+	ret = run_on_cpu(hold_cpu);
+	if (ret)
+		goto out;
+	wait_for_completion(&held);
+	if (expedited)
+		synchronize_rcu_expedited();
+	else
+		synchronize_rcu();
+	wait_for_completion(&done);
+	msleep(20);
+	if (!rcu_set)
+		pr_info("tick_test: %s never set its dependency on CPU %d during the %lld ms hold\n",
+			mode, cpu, ktime_ms_delta(hold_end, hold_start));
+	else
+		pr_info("tick_test: %s held CPU %d's tick from %lld to %lld ms of the %lld ms hold\n",
+			mode, cpu, ktime_ms_delta(rcu_set, hold_start),
+			ktime_ms_delta(rcu_clear ?: ktime_get(), hold_start),
+			ktime_ms_delta(hold_end, hold_start));
+out:
+	unregister_kprobes(dep_probe_list, ARRAY_SIZE(dep_probe_list));
+	return ret;
 }
 
 static void lazy_work_fn(struct irq_work *work)
@@ -118,6 +203,34 @@ static void lazy_work_fn(struct irq_work *work)
 static struct irq_work lazy_work = IRQ_WORK_INIT_LAZY(lazy_work_fn);
 
 static bool with_irq_work;
+
+/* CPU N's decisions that kept the tick while the timer was due within a tick */
+static atomic_t kept_due;
+
+static int at_next_event(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	bool *due = (bool *)ri->data;
+
+	*due = smp_processor_id() == cpu && timer_pending(&every_jiffy) &&
+	       time_before_eq(every_jiffy.expires, jiffies + 1) &&
+	       !(local_softirq_pending() & BIT(TIMER_SOFTIRQ));
+	return 0;
+}
+
+static int after_next_event(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (*(bool *)ri->data && !regs_return_value(regs))
+		atomic_inc(&kept_due);
+	return 0;
+}
+
+static struct kretprobe next_event_probe = {
+	.kp.symbol_name = "tick_nohz_next_event",
+	.entry_handler = at_next_event,
+	.handler = after_next_event,
+	.data_size = sizeof(bool),
+	.maxactive = 8,
+};
 
 static void rearm(struct timer_list *t)
 {
@@ -325,17 +438,6 @@ static int run_race(void)
 	return 0;
 }
 
-static int run_on_cpu(int (*fn)(void *))
-{
-	struct task_struct *k = kthread_create(fn, NULL, "tick_test/%d", cpu);
-
-	if (IS_ERR(k))
-		return PTR_ERR(k);
-	kthread_bind(k, cpu);
-	wake_up_process(k);
-	return 0;
-}
-
 static int __init tick_test_init(void)
 {
 	int ret = 0;
@@ -345,17 +447,16 @@ static int __init tick_test_init(void)
 		return -EINVAL;
 	}
 	if (!strcmp(mode, "rcu") || !strcmp(mode, "rcu_exp")) {
-		ret = run_on_cpu(hold_cpu);
-		if (ret)
-			return ret;
-		wait_for_completion(&held);
-		if (!strcmp(mode, "rcu"))
-			synchronize_rcu();
-		else
-			synchronize_rcu_expedited();
-		wait_for_completion(&done);
+		ret = run_rcu(!strcmp(mode, "rcu_exp"));
 	} else if (!strcmp(mode, "timer") || !strcmp(mode, "irq_work")) {
 		with_irq_work = !strcmp(mode, "irq_work");
+		if (!with_irq_work) {
+			ret = register_kretprobe(&next_event_probe);
+			if (ret) {
+				pr_err("tick_test: cannot probe tick_nohz_next_event: %d\n", ret);
+				return ret;
+			}
+		}
 		timer_setup(&every_jiffy, rearm, TIMER_PINNED);
 		timer_end = jiffies + msecs_to_jiffies(ms);
 		every_jiffy.expires = jiffies + 1;
@@ -366,6 +467,11 @@ static int __init tick_test_init(void)
 		WRITE_ONCE(timer_stop, true);
 		del_timer_sync(&every_jiffy);
 		irq_work_sync(&lazy_work);
+		if (!with_irq_work) {
+			unregister_kretprobe(&next_event_probe);
+			pr_info("tick_test: timer: %d decisions on CPU %d kept the tick with the timer due within a tick\n",
+				atomic_read(&kept_due), cpu);
+		}
 	} else if (!strcmp(mode, "need_resched")) {
 		ret = run_probe("tick_nohz_idle_stop_tick", at_idle_need_resched, true);
 	} else if (!strcmp(mode, "softirq")) {
