@@ -6,8 +6,9 @@ usage: tests/bench/code-size.py [--markdown] STOCK_OBJ PATCHED_OBJ
        (build/kernel/obj/stock-nohz_full, build/kernel/obj/patched-nohz_full)
 
 Prints the size in bytes of every function of kernel/time/tick-sched.o that
-differs, of the scheduler functions the series changes, the text of
-vmlinux, and the size of struct tick_sched (the per-CPU tick_cpu_sched).
+differs, of the scheduler functions the series changes, the text and data
+of vmlinux (size(1)), and the size of struct tick_sched (the per-CPU
+tick_cpu_sched).
 """
 import argparse
 import subprocess
@@ -41,10 +42,11 @@ def data_size(vmlinux: Path, name: str) -> int:
     raise SystemExit(f"code-size: {name} not in {vmlinux}")
 
 
-def text_size(vmlinux: Path) -> int:
-    out = subprocess.run(["size", "-A", str(vmlinux)], capture_output=True, text=True,
-                         check=True).stdout
-    return next(int(l.split()[1]) for l in out.splitlines() if l.startswith(".text "))
+def berkeley(vmlinux: Path) -> tuple[int, int]:
+    """text and data of size(1): the .text section alone ends in padding."""
+    out = subprocess.run(["size", str(vmlinux)], capture_output=True, text=True,
+                         check=True).stdout.splitlines()[1].split()
+    return int(out[0]), int(out[1])
 
 
 def rows(stock: Path, patched: Path) -> list[tuple[str, int | None, int | None]]:
@@ -61,7 +63,9 @@ def rows(stock: Path, patched: Path) -> list[tuple[str, int | None, int | None]]
     for name in SCHED:
         if name in a or name in b:
             out.append((f"sched {name}", a.get(name), b.get(name)))
-    out.append(("vmlinux .text", text_size(stock / "vmlinux"), text_size(patched / "vmlinux")))
+    (ta, da), (tb, db) = berkeley(stock / "vmlinux"), berkeley(patched / "vmlinux")
+    out.append(("vmlinux text (size)", ta, tb))
+    out.append(("vmlinux data (size)", da, db))
     out.append(("struct tick_sched (per CPU)", data_size(stock / "vmlinux", "tick_cpu_sched"),
                 data_size(patched / "vmlinux", "tick_cpu_sched")))
     return out
