@@ -4,7 +4,7 @@
 #
 # 1. Every tick event of the series on, in the top buffer, phases marked:
 #    trace.txt (text) and trace.dat (the same buffer, for exact timestamps).
-# 2. stress: dependencies set and cleared from other CPUs for 10 s while
+# 2. stress: dependencies set and cleared from other CPUs for 15 s while
 #    CPUs 1-3 take interrupts, then 2 s of the race at its worst; tick_stop
 #    only, in its own buffer, counted here (stress.txt, race.txt: refusals,
 #    and those with no dependency bit at all).
@@ -61,13 +61,14 @@ for e in tick_stop tick_retain tick_restart tick_dep_set tick_dep_clear; do
 	echo 0 > $t/events/timer/$e/enable
 done
 
-# 2. Dependencies set and cleared from other CPUs for 10 s: every refusal
-# must name the bits it was refused for.  depstorm's threads spin on CPUs
-# 1-3 while its main thread toggles the global PERF_EVENTS and the process's
-# POSIX_TIMER, and the test module (mode=depstorm) toggles PERF_EVENTS at CPU
-# scope on CPUs 1-3 from CPU 0.  Then 2 s of the same race at its worst
-# (mode=race): a watchpoint clears a task's POSIX_TIMER bit right after the
-# tick code on its CPU has read it.
+# 2. Dependencies set and cleared from other CPUs for 15 s: every refusal
+# must name the bits it was refused for.  For 10 s depstorm's threads spin
+# on CPUs 1-3 while its main thread toggles the global PERF_EVENTS and the
+# process's POSIX_TIMER; then for 5 s the test module (mode=depstorm)
+# toggles PERF_EVENTS at CPU scope on CPUs 1-3 from CPU 0 (together on
+# CPU 0, the kthread starved depstorm down to 10-28 toggles).  Then 2 s of
+# the same race at its worst (mode=race): a watchpoint clears a task's
+# POSIX_TIMER bit right after the tick code on its CPU has read it.
 s=$t/instances/stress
 mkdir $s
 echo 8192 > $s/buffer_size_kb
@@ -88,9 +89,8 @@ refusals() {
 }
 
 dmesg -c > /dev/null
-taskset -c 0 insmod /job/tick_test.ko mode=depstorm ms=10000 &
 depstorm -d 10 1 2 3 > $OUT/depstorm.txt
-wait
+taskset -c 0 insmod /job/tick_test.ko mode=depstorm ms=5000
 rmmod tick_test
 refusals stress
 spin -c 1 -d 3 &

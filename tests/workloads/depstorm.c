@@ -10,10 +10,12 @@
  * sets no tick dependency), so its CPU decides about its tick that often.
  * The main thread, on CPU 0, keeps opening and closing a frequency-mode
  * perf event: the global PERF_EVENTS dependency is set (every nohz_full
- * CPU is kicked) and cleared again.  Every 16th time it also arms and
- * disarms a process-wide ITIMER_PROF: the process-scope POSIX_TIMER
- * dependency, which the spinning threads read from their signal_struct,
- * is set from CPU 0 and cleared by the tick of one of them.
+ * CPU is kicked) and cleared again.  Each time it also arms and disarms a
+ * process-wide ITIMER_PROF: the process-scope POSIX_TIMER dependency,
+ * which the spinning threads read from their signal_struct, is set from
+ * CPU 0 and cleared by the tick of one of them.  (Opening a perf event
+ * patches the kernel's jump labels, so the pair takes milliseconds under
+ * emulation.)
  * Prints how many times it set each.
  */
 #define _GNU_SOURCE
@@ -129,13 +131,10 @@ int main(int argc, char **argv)
 			return 1;
 	end = now() + seconds;
 	while (now() < end) {
-		if (perf_toggle())
+		if (perf_toggle() || itimer_toggle())
 			break;
-		if (++perf % 16 == 0) {
-			if (itimer_toggle())
-				break;
-			itimer++;
-		}
+		perf++;
+		itimer++;
 	}
 	stop = 1;
 	while (n--)
