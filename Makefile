@@ -2,7 +2,12 @@
 #
 #   make demo    build everything, boot the patched kernel, record a scenario, report
 #   make check   all tests (host and guest)
-#   make shell   an interactive guest (patched kernel; TREE=stock for the other)
+#   make shell   an interactive guest (patched kernel; TREE=stock, debian-6.1,
+#                debian-6.1-rt, debian-6.12 or debian-6.12-rt for another)
+#   make tools   only tickstat and tickplot (needs only the libraries' -dev packages)
+#   make install / make uninstall   the tools, man pages and docs (PREFIX, DESTDIR)
+#   make deb     Debian packages of the tools, in build/deb
+#   make kernel-deb   Debian packages of the patched kernel (KCONFIG=guest|debian)
 #
 # V=1 shows the commands and the kernel build output.
 
@@ -25,8 +30,8 @@ INITRAMFS := $(BUILD)/initramfs.cpio.gz
 TICKSTAT := $(BUILD)/tools/tickstat/tickstat
 TICKSTAT_SRC := $(wildcard tools/tickstat/src/*.[ch]) tools/tickstat/Makefile
 
-.PHONY: all deps kernel kernel-stock kernel-patched kernel-variants kmod image workloads tickstat demo check \
-	scenario bench shell clean distclean
+.PHONY: all deps kernel kernel-stock kernel-patched kernel-variants kernel-source debian-kernels kmod \
+	image workloads tickstat demo check scenario bench shell kernels-doc clean distclean
 
 all: kernel image tickstat
 
@@ -43,10 +48,21 @@ kernel-variants: deps
 	$(Q)scripts/build-kernel.sh patched nohz_idle
 	$(Q)scripts/build-kernel.sh patched hz_periodic
 
-# The conformance suite's test module, per kernel (loaded only in the guest)
-kmod: kernel
-	$(Q)scripts/build-kmod.sh stock
+# The stock tree, extracted only: checkpatch.test runs its scripts/checkpatch.pl
+kernel-source: deps
+	$(Q)scripts/build-kernel.sh stock nohz_full source
+
+# Debian's own kernels (make check boots them), fetched with apt-get download
+# into build/debian; debian-6.1 with its headers, for the test module
+debian-kernels: deps
+	$(Q)scripts/debian-kernel.py --headers debian-6.1 >/dev/null
+	$(Q)scripts/debian-kernel.py debian-6.1-rt debian-6.12 >/dev/null
+
+# The conformance suite's test module, per kernel (loaded only in the guest):
+# the patched kernel and Debian's 6.1, the stock side of make check
+kmod: kernel-patched debian-kernels
 	$(Q)scripts/build-kmod.sh patched
+	$(Q)scripts/build-kmod.sh debian-6.1
 
 workloads: $(WORKLOADS)
 $(BUILD)/tests/workloads/%: tests/workloads/%.c tests/workloads/workload.h
@@ -65,15 +81,22 @@ $(INITRAMFS): guest-image/manifest guest-image/init guest-image/initramfs.py $(W
 	@echo "  INITRAMFS $@"
 	$(Q)guest-image/initramfs.py guest-image/manifest $@
 
-demo: deps kernel image
+demo: deps kernel-patched image
 	$(Q)tests/demo.sh
 
-check: deps kernel kernel-variants kmod image
+check: deps kernel-patched kernel-variants kernel-source kmod image kernel-deb
 	$(Q)tests/run-tests
 
-# One conformance scenario (or several: NAME="lone-task two-tasks"); TREE=stock
-scenario: deps kernel kernel-variants kmod image
+# One conformance scenario (or several: NAME="lone-task two-tasks") on the
+# patched kernel, or TREE=stock, debian-6.1, ... (its test module built first)
+scenario: deps kernel-patched kernel-variants image
+	$(Q)case "$(TREE)" in stock) scripts/build-kernel.sh stock nohz_full;; esac
+	$(Q)scripts/build-kmod.sh $(TREE)
 	$(Q)tests/conformance/run --tree $(TREE) -v $(NAME)
+
+# docs/kernels.md: the support matrix, measured on every kernel
+kernels-doc: deps kernel-patched image
+	$(Q)scripts/kernel-matrix.py -o docs/kernels.md
 
 # Benchmarks (not part of check): observer effect, report throughput, and
 # the series' cost against the stock kernel of the same config (the bench
@@ -86,7 +109,7 @@ bench: deps kernel image
 	$(Q)tests/bench/cost --doc docs/performance.md
 
 shell: deps image
-	$(Q)scripts/build-kernel.sh $(TREE) $(VARIANT)
+	$(Q)case "$(TREE)" in debian-*) ;; *) scripts/build-kernel.sh $(TREE) $(VARIANT);; esac
 	$(Q)guest-image/run-guest --tree $(TREE) --variant $(VARIANT) --shell
 
 clean:
@@ -94,3 +117,60 @@ clean:
 
 distclean:
 	rm -rf $(BUILD)
+
+# ---- installing: the tools, their man pages and the docs ----
+# make install [PREFIX=/usr/local] [DESTDIR=...]; make uninstall removes exactly that.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+DOCDIR ?= $(DATADIR)/doc/tickstat
+TICKPLOT_DIR := $(DATADIR)/tickplot
+MAN_PAGES := $(wildcard tools/tickstat/man/*.1) tools/tickplot/man/tickplot.1
+DOCS := README.md $(wildcard docs/*.md)
+DOCS_SCENARIOS := $(wildcard docs/scenarios/*.md)
+DOCS_IMAGES := $(wildcard docs/images/*.png)
+INSTALLED := $(BINDIR)/tickstat $(BINDIR)/tickplot \
+	$(TICKPLOT_DIR)/tickplot $(TICKPLOT_DIR)/tickplot.py \
+	$(patsubst %,$(MANDIR)/man1/%,$(notdir $(MAN_PAGES))) \
+	$(patsubst %,$(DOCDIR)/%,$(notdir $(DOCS))) \
+	$(patsubst %,$(DOCDIR)/scenarios/%,$(notdir $(DOCS_SCENARIOS))) \
+	$(patsubst %,$(DOCDIR)/images/%,$(notdir $(DOCS_IMAGES)))
+
+.PHONY: tools install uninstall deb kernel-deb
+
+tools: $(TICKSTAT)
+
+install: tools
+	@echo "  INSTALL $(DESTDIR)$(PREFIX)"
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TICKPLOT_DIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(DOCDIR)/scenarios $(DESTDIR)$(DOCDIR)/images
+	$(Q)install -m 755 $(TICKSTAT) $(DESTDIR)$(BINDIR)/tickstat
+	$(Q)install -m 755 tools/tickplot/tickplot $(DESTDIR)$(TICKPLOT_DIR)/tickplot
+	$(Q)install -m 644 tools/tickplot/tickplot.py $(DESTDIR)$(TICKPLOT_DIR)/tickplot.py
+	$(Q)ln -sfn $$(realpath -m --relative-to=$(BINDIR) $(TICKPLOT_DIR)/tickplot) \
+		$(DESTDIR)$(BINDIR)/tickplot
+	$(Q)install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
+	$(Q)install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	$(Q)install -m 644 $(DOCS_SCENARIOS) $(DESTDIR)$(DOCDIR)/scenarios/
+	$(Q)install -m 644 $(DOCS_IMAGES) $(DESTDIR)$(DOCDIR)/images/
+
+# Python's byte-code cache, written when root first runs tickplot, goes too.
+uninstall:
+	@echo "  UNINSTALL $(DESTDIR)$(PREFIX)"
+	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	$(Q)rm -rf $(DESTDIR)$(TICKPLOT_DIR)/__pycache__
+	$(Q)for d in $(DOCDIR)/images $(DOCDIR)/scenarios $(DOCDIR) $(TICKPLOT_DIR); do \
+		[ ! -d "$(DESTDIR)$$d" ] || rmdir "$(DESTDIR)$$d"; done
+
+# The tools' .deb files (tickstat, tickplot), built from a copy of this tree in build/deb
+deb:
+	$(Q)scripts/build-deb.sh $(BUILD)/deb
+
+# The patched kernel as linux-image and linux-headers .deb files in build/kernel-deb.
+# KCONFIG=guest (default): the guest's nohz_full config, packaged from a copy of
+# the objects the guest tests boot; KCONFIG=debian: Debian's config for FLAVOUR.
+KCONFIG ?= guest
+FLAVOUR ?= cloud-amd64
+kernel-deb: deps kernel-patched
+	$(Q)scripts/build-kernel-deb.sh $(KCONFIG) $(FLAVOUR)

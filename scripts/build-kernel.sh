@@ -3,6 +3,7 @@
 # The bisect tree carries only the first $SERIES_LIMIT patches of the series.
 #
 # usage: build-kernel.sh TREE VARIANT [MAKE TARGET...]   (default target: bzImage)
+#        build-kernel.sh TREE VARIANT source   only extract (and patch) the tree
 #
 # Source trees live in build/kernel/src/TREE, pristine apart from the series;
 # objects go to build/kernel/obj/TREE-VARIANT (make O=), so one patched tree
@@ -107,6 +108,39 @@ series_changed() {
 	return 1
 }
 
+# patched_files PATCH... - the files the patches change, one per line
+patched_files() {
+	sed -n 's|^+++ [^/]*/\([^[:space:]]*\).*|\1|p' "$@" | sort -u
+}
+
+# keep_times - around a re-application: a file whose content ends up as it
+# was keeps its old mtime, so make rebuilds only what really changed (the
+# bisect test walks the series prefix by prefix; an edited patch changes
+# only its own files)
+keep_times_save() {
+	local f keep=$src/.tickstat/keep
+	rm -rf "$keep"
+	mkdir -p "$keep"
+	patched_files "$src/.tickstat/applied/"*.patch $(series_patches | sed "s|^|$patches/|") \
+		>"$keep/list" 2>/dev/null || true
+	while read -r f; do
+		[ -f "$src/$f" ] || continue
+		mkdir -p "$keep/$(dirname "$f")"
+		cp -p "$src/$f" "$keep/$f"
+	done <"$keep/list"
+}
+
+keep_times_restore() {
+	local f keep=$src/.tickstat/keep
+	[ -f "$keep/list" ] || return 0
+	while read -r f; do
+		if [ -f "$keep/$f" ] && cmp -s "$keep/$f" "$src/$f"; then
+			touch -r "$keep/$f" "$src/$f"
+		fi
+	done <"$keep/list"
+	rm -rf "$keep"
+}
+
 prepare_source() {
 	if [ ! -f "$src/.tickstat/tarball" ] ||
 	   [ "$(stat -c '%s %Y' "$tarball")" != "$(cat "$src/.tickstat/tarball")" ]; then
@@ -117,11 +151,14 @@ prepare_source() {
 	[ "$tree" != stock ] || return 0
 	series_changed || return 0
 	say "SERIES changed: re-applying"
+	keep_times_save
 	if ! unapply_series; then
 		say "SERIES could not be reversed cleanly: re-extracting"
+		rm -rf "$src/.tickstat/keep"
 		extract
 	fi
 	apply_series
+	keep_times_restore
 }
 
 # configure - tinyconfig + base + variant; .config is replaced only when it changes
@@ -166,6 +203,7 @@ check_fragment() {
 
 mkdir -p "$build"
 prepare_source
+[ "$targets" != source ] || exit 0
 configure
 say "BUILD $tree-$variant $targets"
 # shellcheck disable=SC2086

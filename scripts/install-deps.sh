@@ -10,7 +10,8 @@ linux-source-6.1
 qemu-system-x86
 libtracefs-dev
 libtraceevent-dev
-libtracecmd-dev
+libzstd-dev
+zlib1g-dev
 trace-cmd
 busybox-static
 gcc
@@ -28,6 +29,16 @@ libcunit1-dev
 clang
 libclang-rt-14-dev
 pkg-config
+dpkg-dev
+debhelper
+dh-python
+lintian
+fakeroot
+kmod
+rsync
+linux-config-6.1
+file
+man-db
 "
 
 missing=""

@@ -10,8 +10,8 @@ echo "  BOOT patched kernel: lone task on CPU 1, two tasks on CPU 2, a POSIX CPU
 	echo "demo: the guest run failed (exit $rc); see $demo/guest/console.log" >&2
 	exit "$rc"
 }
-cp "$demo/guest/files/demo.tickstat" "$demo/guest/files/demo.json" "$demo/guest/files/demo.csv" "$demo/"
+cp "$demo/guest/files/demo.dat" "$demo/guest/files/demo.json" "$demo/guest/files/demo.csv" "$demo/"
 echo "  PLOT $demo/summary.png"
 /usr/bin/python3 "$top/tools/tickplot/tickplot" summary --json "$demo/demo.json" \
 	--csv "$demo/demo.csv" -o "$demo/summary.png"
-echo "demo: recording, JSON, CSV and summary.png are in $demo (tickstat report $demo/demo.tickstat reads it again)"
+echo "demo: recording, JSON, CSV and summary.png are in $demo (tickstat report $demo/demo.dat reads it again)"

@@ -6,7 +6,8 @@
 #    interrupts (LOC) on each CPU over 5 s with no recorder, with tickstat
 #    record, and with trace-cmd record of the same events; each mode twice,
 #    interleaved.
-# 2. A small trace.dat (file version 6) of a busy mix, for the host to grow.
+# 2. A small tickstat recording (a trace.dat of version 6) of a busy mix, for
+#    the host to grow.
 set -u
 t=/sys/kernel/tracing
 ev="-e timer:tick_stop -e timer:hrtimer_expire_entry -e sched:sched_switch"
@@ -20,12 +21,12 @@ spin -c 2 -d 60 -p 0.1 &
 sleep 1
 for round in 1 2; do
 	measure none
-	tickstat record -q -o /tmp/obs.tickstat > /dev/null 2>&1 &
+	tickstat record -q -o /tmp/obs.dat > /dev/null 2>&1 &
 	pid=$!
 	sleep 2
 	measure tickstat
 	kill -INT $pid; wait $pid
-	trace-cmd record -q $ev -o /tmp/obs.dat > /dev/null 2>&1 &
+	trace-cmd record -q $ev -o /tmp/obs-tc.dat > /dev/null 2>&1 &
 	pid=$!
 	until [ "$(cat $t/events/timer/tick_stop/enable)" = 1 ]; do sleep 0.1; done
 	sleep 1
@@ -35,7 +36,5 @@ for round in 1 2; do
 done
 kill %1 %2 2>/dev/null
 
-trace-cmd record -q --file-version 6 $ev -o "$OUT/small.dat" -- \
-	sh -c 'spin -c 2 -n 2 -d 1 & pingpong -c 3 -d 0.5; wait' > /dev/null 2>&1
-tickstat record -q -o "$OUT/small.tickstat" -- \
+tickstat record -q -o "$OUT/small.dat" -- \
 	sh -c 'spin -c 2 -n 2 -d 1 & pingpong -c 3 -d 0.5; wait' > /dev/null 2>&1

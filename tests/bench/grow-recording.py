@@ -1,59 +1,195 @@
 #!/usr/bin/python3
-"""grow-recording.py - make a large tickstat recording from a small real one.
+"""grow-recording.py - make a large recording from a small real one.
 
-usage: grow-recording.py SMALL.tickstat BIG.tickstat COPIES
+usage: grow-recording.py SMALL.dat BIG.dat COPIES
 
-Copies every ring-buffer page COPIES times, each copy shifted in time past
-the previous one, recomputes the CRC32 of each section, and moves end_ns.
-See docs/recording-format.md for the layout.
+SMALL.dat is a trace.dat of version 6: a tickstat recording (tickstat record
+-o) or trace-cmd's (trace-cmd record --file-version 6).  BIG.dat gets the same
+header and each CPU's ring-buffer pages COPIES times, every copy shifted in
+time past the previous one (a page holds an absolute timestamp; its events
+hold deltas).  The events are real kernel events; only their number grows.
+
+A tickstat recording keeps its start marks (the first copy's; the copies'
+are ignored by readers), and gets new end marks: its old end-mark page is
+left out of every copy and one page with "end", "pages" (the new page counts
+and CRC-32s) and "done" is appended, so that tickstat report checks it as
+any recording.
 """
 import re
 import struct
 import sys
 import zlib
 
-
-def sections(data: bytes):
-    off = 12
-    while off < len(data):
-        typ, cpu, length, _crc = struct.unpack_from("<IIII", data, off)
-        yield typ, cpu, data[off + 16:off + 16 + length]
-        off += 16 + length
+PAGE_HDR = 16           # u64 timestamp, u64 commit (64-bit kernels)
 
 
-def put(out, typ: int, cpu: int, body: bytes) -> None:
-    out.write(struct.pack("<IIII", typ, cpu, len(body), zlib.crc32(body)) + body)
+class Reader:
+    def __init__(self, data: bytes):
+        self.d, self.o = data, 0
+
+    def take(self, n: int) -> bytes:
+        if self.o + n > len(self.d):
+            raise SystemExit("grow-recording: truncated file")
+        b = self.d[self.o:self.o + n]
+        self.o += n
+        return b
+
+    def u16(self): return struct.unpack("<H", self.take(2))[0]
+    def u32(self): return struct.unpack("<I", self.take(4))[0]
+    def u64(self): return struct.unpack("<Q", self.take(8))[0]
+
+    def cstr(self) -> bytes:
+        end = self.d.index(b"\0", self.o)
+        s = self.d[self.o:end]
+        self.o = end + 1
+        return s
+
+
+def parse(data: bytes):
+    """The header (up to the CPU table), the print event's id, the CPU
+    count, whether a clock follows the table, where the table is."""
+    r = Reader(data)
+    if r.take(10) != b"\x17\x08\x44tracing" or r.cstr() != b"6":
+        raise SystemExit("grow-recording: not a trace.dat of version 6")
+    endian, long_size = r.take(1)[0], r.take(1)[0]
+    page = r.u32()
+    if endian != 0 or long_size != 8:
+        raise SystemExit("grow-recording: only little-endian 64-bit files")
+    for name in (b"header_page", b"header_event"):
+        if r.cstr() != name:
+            raise SystemExit(f"grow-recording: expected {name!r}")
+        r.take(r.u64())
+    print_id = None
+    for _ in range(r.u32()):                    # ftrace formats
+        fmt = r.take(r.u64())
+        m = re.match(rb"name: print\nID: (\d+)\n", fmt)
+        if m:
+            print_id = int(m.group(1))
+    for _ in range(r.u32()):                    # event systems
+        r.cstr()
+        for _ in range(r.u32()):
+            r.take(r.u64())
+    r.take(r.u32())                             # kallsyms
+    r.take(r.u32())                             # printk formats
+    r.take(r.u64())                             # saved cmdlines
+    cpus = r.u32()
+    tag = r.take(10)
+    clock = False
+    if tag == b"options  \0":
+        while True:
+            oid = r.u16()
+            if oid == 0:
+                break
+            clock |= oid == 4                   # TRACECLOCK: a clock follows the table
+            r.take(r.u32())
+        tag = r.take(10)
+    if tag != b"flyrecord\0":
+        raise SystemExit(f"grow-recording: expected flyrecord, saw {tag!r}")
+    head = data[:r.o]
+    table = [(r.u64(), r.u64()) for _ in range(cpus)]
+    clock_block = data[r.o:r.o + 8 + struct.unpack_from("<Q", data, r.o)[0]] if clock else b""
+    return head, page, print_id, table, clock_block
+
+
+def used(pg: bytes, page: int) -> int:
+    """The bytes of a page in use, which the end marks' CRC-32 covers:
+    header, events, and a stored missed-events count."""
+    flags = struct.unpack_from("<Q", pg, 8)[0]
+    return min(page, PAGE_HDR + (flags & ((1 << 27) - 1)) + (8 if flags & (1 << 30) else 0))
+
+
+def page_marks(pg: bytes, print_id) -> list[str]:
+    """The tickstat marks in a page (print events whose text starts so)."""
+    if print_id is None:
+        return []
+    return [m.decode() for m in re.findall(rb"tickstat v1 [a-z]+: [^\n\0]*", pg)]
+
+
+def event(data: bytes) -> bytes:
+    """A ring-buffer event with a zero time delta around data (type_len 0:
+    the length in array[0], data 4-byte aligned)."""
+    data += b"\0" * (-len(data) % 4)
+    return struct.pack("<II", 0, len(data) + 4) + data
+
+
+def mark_page(ts: int, print_id: int, pid: int, texts: list[str], page: int) -> bytes:
+    body = b"".join(event(struct.pack("<HBBiQ", print_id, 0, 0, pid, 0) + t.encode() + b"\n\0")
+                    for t in texts)
+    return (struct.pack("<QQ", ts, len(body)) + body).ljust(page, b"\0")
 
 
 def main() -> int:
     small, big, copies = sys.argv[1], sys.argv[2], int(sys.argv[3])
     data = open(small, "rb").read()
-    if data[:8] != b"TICKSTAT" or struct.unpack_from("<I", data, 8)[0] != 1:
-        raise SystemExit("grow-recording: not a version 1 tickstat recording")
-    secs = list(sections(data))
-    meta = next(b for t, _, b in secs if t == 1).decode()
-    end = next(b for t, _, b in secs if t == 5).decode()
-    start = int(re.search(r"^start_ns=(\d+)$", meta, re.M).group(1))
-    end_ns = int(re.search(r"^end_ns=(\d+)$", end, re.M).group(1))
-    span = end_ns - start + 1_000_000_000
-    pages = [(cpu, bytearray(b)) for t, cpu, b in secs if t == 4]
-    with open(big, "wb") as out:
-        out.write(data[:12])
-        for typ, cpu, body in secs:
-            if typ in (1, 2, 3):
-                put(out, typ, cpu, body)
-        # per CPU in order, so each CPU's events stay in time order
-        for want in sorted({cpu for cpu, _ in pages}):
+    head, page, print_id, table, clock_block = parse(data)
+
+    first, last = None, 0
+    pages, end_cpu, end_text, pid = [], None, None, 0
+    for cpu, (off, size) in enumerate(table):
+        cpu_pages = [bytearray(data[p:p + page]) for p in range(off, off + size, page)]
+        for i, pg in enumerate(cpu_pages):
+            marks = page_marks(bytes(pg), print_id)
+            if any(m.startswith("tickstat v1 end:") for m in marks):
+                end_cpu, end_text = cpu, marks[0]
+                tl = struct.unpack_from("<I", pg, PAGE_HDR)[0] & 0x1f
+                pid = struct.unpack_from("<i", pg, PAGE_HDR + (8 if tl == 0 else 4) + 4)[0]
+                cpu_pages = cpu_pages[:i]       # the end marks' pages go
+                break
+        pages.append(cpu_pages)
+        for pg in cpu_pages:
+            ts = struct.unpack_from("<Q", pg, 0)[0]
+            first = ts if first is None else min(first, ts)
+            last = max(last, ts)
+    span = (last - first) + 1_000_000_000     # a second past the last page
+
+    def shifted(cpu_pages, k):
+        for pg in cpu_pages:
+            ts = struct.unpack_from("<Q", pg, 0)[0]
+            out = bytearray(pg)
+            struct.pack_into("<Q", out, 0, ts + k * span)
+            yield bytes(out)
+
+    extra = {}
+    if end_cpu is not None:
+        counts = {c: len(p) * copies for c, p in enumerate(pages)}
+        crcs = {}
+        for c, cpu_pages in enumerate(pages):
+            crc = 0
             for k in range(copies):
-                for cpu, pg in pages:
-                    if cpu != want:
-                        continue
-                    ts = struct.unpack_from("<Q", pg, 0)[0]
-                    struct.pack_into("<Q", pg, 0, ts + k * span)
-                    put(out, 4, cpu, bytes(pg))
-                    struct.pack_into("<Q", pg, 0, ts)
-        new_end = re.sub(r"^end_ns=\d+$", f"end_ns={end_ns + (copies - 1) * span}", end, flags=re.M)
-        put(out, 5, 0, new_end.encode())
+                for pg in shifted(cpu_pages, k):
+                    crc = zlib.crc32(pg[:used(pg, page)], crc)
+            crcs[c] = crc
+        end_ns = int(re.search(r"end_ns=(\d+)", end_text).group(1)) + (copies - 1) * span
+        texts = ["tickstat v1 end: " + re.sub(r"end_ns=\d+", f"end_ns={end_ns}",
+                                               end_text[len("tickstat v1 end: "):]),
+                 "tickstat v1 pages: " + " ".join(f"{c}={counts[c]}:{crcs[c]:08x}"
+                                                  for c in range(len(pages)))]
+        crc = 0
+        for t in texts:
+            crc = zlib.crc32(t.encode(), crc)
+        texts.append(f"tickstat v1 done: markers=2 crc={crc:08x}")
+        extra[end_cpu] = mark_page(end_ns + 1000, print_id, pid, texts, page)
+
+    out = open(big, "wb")
+    out.write(head)
+    pos = len(head) + 16 * len(table) + len(clock_block)
+    pos = (pos + page - 1) // page * page
+    new_table = []
+    for c, cpu_pages in enumerate(pages):
+        size = len(cpu_pages) * page * copies + (page if c in extra else 0)
+        new_table.append((pos, size))
+        pos += size
+    for off, size in new_table:
+        out.write(struct.pack("<QQ", off, size))
+    out.write(clock_block)
+    out.write(b"\0" * (new_table[0][0] - out.tell()) if new_table else b"")
+    for c, cpu_pages in enumerate(pages):
+        for k in range(copies):
+            for pg in shifted(cpu_pages, k):
+                out.write(pg)
+        if c in extra:
+            out.write(extra[c])
+    out.close()
     return 0
 
 

@@ -30,6 +30,15 @@ class Scenario:
         # vCPU): the kernel is not judged, the scenario is skipped
         self.skipped: str | None = None
         self.report, self.rows, self.notes = {}, [], {}
+        # what the kernel offers (guest-lib.sh save_kernel), by mechanism
+        # rather than version: PREEMPT_RT, and each CPU's fair server runtime
+        facts = folder.parent / "kernel"
+        version = facts / "version"
+        self.preempt_rt = version.exists() and "PREEMPT_RT" in version.read_text()
+        fair = facts / "fair-server"
+        self.fair_server = {int(cpu[3:]): int(ns) for cpu, ns in
+                            (line.split() for line in fair.read_text().splitlines() if line)} \
+            if fair.exists() else {}
         # every scenario reads LOC around its command (loc-delta -s)
         self.loc = [int(x) for x in (folder / "loc.txt").read_text().split()]
         self.span = [float(x) for x in (folder / "loc-span").read_text().split()]
@@ -103,7 +112,12 @@ def common(s: Scenario) -> None:
         # timekeeper): unknown there is the honest answer
         if s.patched or c["nohz_full"] is True:
             s.within(f"CPU{c['cpu']} unknown share", 0, 0.01, c["unknown_share"])
-        check_loc(s, c)
+        # every kernel names the tick's hrtimer (tick_sched_timer up to 6.8,
+        # tick_nohz_handler from 6.9): the count is known
+        s.expect(f"CPU{c['cpu']} tick count known", c["ticks"] is not None, "a number",
+                 c["ticks"])
+        if c["ticks"] is not None:
+            check_loc(s, c)
 
 
 def check_loc(s: Scenario, c: dict) -> None:
@@ -144,9 +158,23 @@ def check_loc(s: Scenario, c: dict) -> None:
 
 def check_lone_task(s: Scenario, secs: float = 5) -> None:
     c = s.cpu(1)
+    s.within("CPU1 busy seconds", secs - 0.1, secs + 0.2, c["busy_ns"] / 1e9)
+    if s.fair_server.get(1):
+        # Linux 6.12's fair server (the deadline server that reserves CFS
+        # tasks 50 ms a second against RT ones) makes CPU 1's deadline
+        # runqueue busy about once a second, from the remote tick: SCHED
+        # holds the tick for a tick or two each time.  Measured on
+        # debian-6.12: 5 ticks and 4 LOC in 5 s, 6 LOC in 4 s; with its
+        # runtime set to 0 (debugfs sched/fair_server/cpu1/runtime), 0 LOC.
+        why = " (6.12 fair server: about one SCHED tick a second)"
+        s.within("CPU1 busy tickless share" + why, 0.9, 1.0, c["busy_tickless_share"])
+        s.within(f"CPU1 ticks in {secs:g} s" + why, 0, 3 * secs, c["ticks"])
+        s.expect("CPU1 held by SCHED only" + why,
+                 all(r["reason"] == "SCHED" for r in c["reasons"]), "SCHED", c["reasons"])
+        s.within("CPU1 LOC delta" + why, 0, 3 * secs, s.loc[1])
+        return
     s.within("CPU1 busy tickless share", 0.99, 1.0, c["busy_tickless_share"])
     s.within(f"CPU1 ticks in {secs:g} s", 0, 1, c["ticks"])
-    s.within("CPU1 busy seconds", secs - 0.1, secs + 0.2, c["busy_ns"] / 1e9)
     # Independent of tickstat: the timer interrupts while the command ran.
     s.within("CPU1 LOC delta", 0, 1, s.loc[1])
 
@@ -182,8 +210,32 @@ def check_two_tasks(s: Scenario) -> None:
                  any(k["dependency"] == "SCHED" and k["sched"] == "CFS" and k["sets"] and
                      (k["caller"] or "").startswith("activate_task") for k in c["culprits"]),
                  "activate_task", c["culprits"])
-    s.within("CPU1 tick_stop successes (stop again after the second task)", 1, 5,
+    most, why = 5, ""
+    sched = s.reason(1, "SCHED", s.dep_scope("CPU"))
+    if s.preempt_rt and sched:
+        # PREEMPT_RT: the tick wakes the FIFO threads rcuc/1 and ktimers/1;
+        # while one is queued the two CFS tasks do not need the tick (6.1's
+        # sched_can_stop_tick(): FIFO tasks skip it), so it stops for a moment
+        # during the phase (seen in traces: a stop right after waking
+        # rcuc/1): 6 stops in 255 SCHED decisions measured
+        most, why = 5 + 0.1 * sched["events"], ", PREEMPT_RT: a FIFO thread may stop it"
+    s.within(f"CPU1 tick_stop successes (stop again after the second task{why})", 1, most,
              c["tick_stop_success"])
+    # Co-runners: the two spin processes shared CPU 1 while SCHED held the
+    # tick; between them they ran nearly all of that time (kworkers and, on
+    # PREEMPT_RT, the FIFO threads the tick wakes take the rest), each a
+    # good part of it.  From sched_switch: on every kernel.
+    if sched and c.get("co_runners") is not None:
+        under = sorted((t for t in c["co_runners"] if t["sched_ns"]),
+                       key=lambda t: -t["sched_ns"])[:2]
+        names = [f"{t['comm']}({t['pid']}) {t['sched_ns'] / 1e9:.3f} s" for t in under]
+        s.expect("CPU1 co-runners while SCHED held the tick: the two spin tasks first",
+                 len(under) == 2 and all(t["comm"] == "spin" for t in under),
+                 "spin, spin", names)
+        s.within("CPU1 share of SCHED time the two spin tasks ran", 0.9, 1.0001,
+                 sum(t["sched_ns"] for t in under) / sched["time_ns"])
+        s.within("CPU1 share of SCHED time the lesser of them ran", 0.25, 0.75,
+                 min(t["sched_ns"] for t in under) / sched["time_ns"] if len(under) == 2 else 0)
     # The tick stops within a tick or two of the second task leaving: the
     # running stretch ends at most 2 decisions after the last SCHED one.
     spans = [r for r in s.rows if r["kind"] == "span" and r["cpu"] == "1" and r["tick"] == "running"]
@@ -372,8 +424,13 @@ def check_nohz_idle(s: Scenario) -> None:
              busy["busy_tickless_share"])
     r = s.reason(1, "NOT_NOHZ_FULL")
     s.within("CPU1 seconds of NOT_NOHZ_FULL", 1.2, 1.8, r["time_ns"] / 1e9 if r else None)
+    # Debian's own kernel wakes idle CPUs more than the guest config (the
+    # soft-lockup watchdog's hrtimer, kcompactd, kworkers: 27 timer
+    # interrupts on CPUs 2-3 in 2.5 s traced), and without rcu_nocbs= a
+    # wake keeps the tick while RCU callbacks wait: 0.892-0.995 measured on
+    # debian-6.1 with the host loaded, 0.99-1.0 on the patched kernel.
     for n in (2, 3):
-        s.within(f"CPU{n} idle tickless share", 0.9, 1.0, s.cpu(n)["idle_tickless_share"])
+        s.within(f"CPU{n} idle tickless share", 0.85, 1.0, s.cpu(n)["idle_tickless_share"])
     if s.patched:
         s.within("CPU1 IDLE_EXIT restarts", 1, 1000, busy["restarts"]["IDLE_EXIT"])
         # without rcu_nocbs= a CPU keeps its own RCU callbacks: the task's

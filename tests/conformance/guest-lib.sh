@@ -2,7 +2,7 @@
 #
 # Each scenario is a shell function scenario_NAME in scenarios/NAME.sh.  It
 # runs with $DIR, its own output folder, and records with record(), which
-# leaves there: rec.tickstat (the recording), report.json, rec.csv, loc.txt
+# leaves there: rec.dat (the recording), report.json, rec.csv, loc.txt
 # (the /proc/interrupts LOC deltas of each CPU while the command ran inside
 # the recording, the independent tick count), loc-span (uptime at the
 # command's start and end) and report.txt.
@@ -17,12 +17,12 @@ record() {
 	# The harness stays on housekeeping CPU 0; the workloads pin themselves.
 	# LOC is read around the command, inside the recording's window.
 	taskset -c 0 tickstat record -q ${tickstat_cpus:+-C "$tickstat_cpus"} \
-		-d "$secs" -o "$DIR/rec.tickstat" --csv "$DIR/rec.csv" -- \
+		-d "$secs" -o "$DIR/rec.dat" --csv "$DIR/rec.csv" -- \
 		loc-delta -s "$DIR/loc-span" "$@" > "$DIR/record.out" 2> "$DIR/record.err"
 	echo "status=$?" > "$DIR/record.status"
 	grep '^loc-delta:' "$DIR/record.out" | sed 's/^loc-delta: //' > "$DIR/loc.txt"
 	grep -v '^loc-delta:' "$DIR/record.out" > "$DIR/report.txt"
-	tickstat report --json "$DIR/rec.tickstat" > "$DIR/report.json"
+	tickstat report --json "$DIR/rec.dat" > "$DIR/report.json"
 }
 
 # note KEY VALUE: a fact for the expectations (a pid, a policy that failed)
@@ -62,4 +62,23 @@ module_on_idle_cpu() {
 save_nohz_full() {
 	cat /sys/devices/system/cpu/nohz_full > "$DIR/nohz_full" 2>/dev/null ||
 		echo absent > "$DIR/nohz_full"
+}
+
+# save_kernel: what the booted kernel offers, into $OUT/kernel: its release
+# and version, its timer trace events, which of the tick's hrtimer
+# functions its symbols have (tick_sched_timer up to 6.8, tick_nohz_handler
+# from 6.9), its tracers (scripts/kernel-matrix.py tabulates them), and the
+# runtime of each CPU's fair server (the deadline server of 6.12, which
+# holds a lone task's tick about once a second; empty before 6.12)
+save_kernel() {
+	mkdir -p "$OUT/kernel"
+	uname -r > "$OUT/kernel/release"
+	uname -v > "$OUT/kernel/version"
+	ls /sys/kernel/tracing/events/timer > "$OUT/kernel/timer-events"
+	awk '$3 == "tick_sched_timer" || $3 == "tick_nohz_handler" { print $3 }' /proc/kallsyms \
+		> "$OUT/kernel/tick-functions"
+	cat /sys/kernel/tracing/available_tracers > "$OUT/kernel/tracers"
+	for c in /sys/kernel/debug/sched/fair_server/cpu*; do
+		[ -f "$c/runtime" ] && echo "${c##*/} $(cat "$c/runtime")"
+	done > "$OUT/kernel/fair-server"
 }

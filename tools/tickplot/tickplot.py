@@ -24,8 +24,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
 SCHEMA = "tickstat-report/1"
-CSV_HEADER = ["kind", "cpu", "start_ns", "end_ns", "tick", "idle", "reasons"]
+CSV_HEADER = ["kind", "cpu", "start_ns", "end_ns", "tick", "idle", "reasons", "task"]
+CSV_HEADER_V1 = CSV_HEADER[:7]     # before the task column: still read
+TASK_COLOURS = ["#1f77b4", "#e6550d", "#756bb1", "#31a354"]
 STOPPED = "#9ed99e"
+RUNNING = "#f4a582"
 UNKNOWN = "#d0d0d0"
 PALETTE = {
     "SCHED": "#d62728", "POSIX_TIMER": "#9467bd", "PERF_EVENTS": "#8c564b",
@@ -73,6 +76,11 @@ class Timeline:
         self.spans: dict[int, dict[str, list[tuple[float, float]]]] = defaultdict(
             lambda: defaultdict(list))
         self.busy: dict[int, list[tuple[float, float]]] = defaultdict(list)
+        # busy spans per task (pid; -1 when the CSV does not say)
+        self.task_spans: dict[int, dict[int, list[tuple[float, float]]]] = defaultdict(
+            lambda: defaultdict(list))
+        # per task, its time with the tick running: who shared the CPU
+        self.task_held: dict[int, dict[int, float]] = defaultdict(lambda: defaultdict(float))
         self.ticks: dict[int, list[float]] = defaultdict(list)
         self.end = 0.0
 
@@ -91,12 +99,13 @@ def load_csv(path: Path) -> Timeline:
         with open(path, newline="") as f:
             reader = csv.reader(f)
             header = next(reader, None)
-            if header != CSV_HEADER:
+            if header not in (CSV_HEADER, CSV_HEADER_V1):
                 raise InputError(f"{path}: not a tickstat CSV timeline (header {header})")
             for lineno, fields in enumerate(reader, start=2):
-                if len(fields) != len(CSV_HEADER):
-                    raise InputError(f"{path}:{lineno}: {len(fields)} fields, expected 7")
-                row = dict(zip(CSV_HEADER, fields))
+                if len(fields) != len(header):
+                    raise InputError(f"{path}:{lineno}: {len(fields)} fields, expected "
+                                     f"{len(header)}")
+                row = dict(zip(header, fields))
                 try:
                     cpu, start, end = int(row["cpu"]), int(row["start_ns"]) / 1e9, \
                         int(row["end_ns"]) / 1e9
@@ -111,6 +120,14 @@ def load_csv(path: Path) -> Timeline:
                     tl.spans[cpu][span_category(row)].append((start, end - start))
                     if row["idle"] == "busy":
                         tl.busy[cpu].append((start, end - start))
+                        try:
+                            pid = int(row.get("task") or -1)
+                        except ValueError as e:
+                            raise InputError(f"{path}:{lineno}: task {row['task']!r}") from e
+                        if pid > 0:
+                            tl.task_spans[cpu][pid].append((start, end - start))
+                            if row["tick"] == "running":
+                                tl.task_held[cpu][pid] += end - start
                 else:
                     raise InputError(f"{path}:{lineno}: unknown kind {row['kind']!r}")
     except OSError as e:
@@ -118,12 +135,29 @@ def load_csv(path: Path) -> Timeline:
     return tl
 
 
-def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None) -> None:
+def co_runner_names(report: dict | None) -> dict[int, str]:
+    """pid -> "comm(pid)" from a report's co_runners, where it has them."""
+    names = {}
+    for c in (report or {}).get("cpus", []):
+        for t in c.get("co_runners") or []:
+            names[t["pid"]] = f"{t['comm'] or '?'}({t['pid']})"
+    return names
+
+
+def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None,
+                  task_names: dict[int, str] | None = None) -> None:
+    """Spans per CPU coloured by reason; ticks above; below, the busy strip,
+    in colour for the tasks that ran most while the tick ran (co-runners)."""
     cpus = sorted(cpus if cpus is not None else set(tl.spans) | set(tl.ticks))
+    task_names = task_names or {}
     extra: dict[str, str] = {}
     legend: dict[str, str] = {}
     for row, cpu in enumerate(cpus):
         y = row * 1.0
+        if not tl.spans[cpu] and not tl.ticks[cpu]:
+            note = ax.text(0.01, y + 0.5, f"CPU{cpu}: no timeline rows", va="center",
+                           fontsize=7, transform=ax.get_yaxis_transform())
+            note.set_gid(f"no-rows:{cpu}")
         for cat, spans in sorted(tl.spans[cpu].items()):
             colour = STOPPED if cat == "stopped" else UNKNOWN if cat == "unknown" \
                 else reason_colour(cat, extra)
@@ -134,6 +168,16 @@ def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None) -> None:
         if tl.busy[cpu]:
             coll = ax.broken_barh(tl.busy[cpu], (y + 0.1, 0.1), facecolors="black", linewidth=0)
             coll.set_gid(f"busy:{cpu}")
+        held = sorted(((t, pid) for pid, t in tl.task_held[cpu].items() if t > 0), reverse=True)
+        for k, (_, pid) in enumerate(held[:len(TASK_COLOURS)]):
+            colour = TASK_COLOURS[k]
+            coll = ax.broken_barh(tl.task_spans[cpu][pid], (y + 0.1, 0.1), facecolors=colour,
+                                  linewidth=0)
+            coll.set_gid(f"task:{cpu}:{pid}")
+            label = ax.text(1.002, y + 0.15 - 0.12 * k, task_names.get(pid, f"pid {pid}"),
+                            color=colour, fontsize=6, va="center",
+                            transform=ax.get_yaxis_transform())
+            label.set_gid(f"task-label:{cpu}:{pid}")
         if tl.ticks[cpu]:
             lines = ax.vlines(tl.ticks[cpu], y + 0.77, y + 0.95, colors="black",
                               linewidth=0.4 if len(cpus) <= 16 else 0.2)
@@ -144,7 +188,8 @@ def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None) -> None:
     ax.set_xlim(0, tl.end or 1)
     ax.set_xlabel("seconds from the start of the recording", fontsize=8, labelpad=1)
     ax.set_title("Tick state per CPU (bars: running, coloured by reason; marks above: tick "
-                 "interrupts; black strip below: busy)", fontsize=9)
+                 "interrupts; strip below: busy, coloured for the tasks that ran most while the "
+                 "tick ran)", fontsize=9)
     handles = [Patch(facecolor=c, label=n, hatch="//" if n == "unknown" else None)
                for n, c in sorted(legend.items())]
     if handles:
@@ -158,59 +203,112 @@ def reason_name(r: dict) -> str:
 
 
 def draw_reasons(ax, report: dict) -> None:
+    """Per CPU: a bar of the window by tick state (stopped, running, unknown),
+    then a bar per reason beside it, never stacked: reasons can hold the tick
+    at the same time, so each is at most the running time.  Heights are % of
+    the window; each reason's label is its share of the running time, the
+    table's "share" column."""
     extra: dict[str, str] = {}
-    cpus = [c for c in report["cpus"]]
+    cpus = report["cpus"]
     names = sorted({reason_name(r) for c in cpus for r in c["reasons"] if r["time_ns"]})
-    bottoms = [0.0] * len(cpus)
-    x = list(range(len(cpus)))
-    for name in names:
-        heights = []
-        for c in cpus:
+    width = 0.8 / (1 + max(1, len(names)))
+    handles: dict[str, Patch] = {}
+    overlaps = []
+    for i, c in enumerate(cpus):
+        window = c["window_ns"] or 1
+        x0 = i - 0.4 + width / 2
+        bottom = 0.0
+        for state, key, colour, hatch in (("stopped", "stopped_ns", STOPPED, None),
+                                          ("running", "running_ns", RUNNING, None),
+                                          ("unknown", "unknown_ns", UNKNOWN, "//")):
+            h = c[key] / window * 100
+            bar = ax.bar([x0], [h], width=width, bottom=bottom, color=colour, hatch=hatch,
+                         edgecolor="white" if hatch else None, linewidth=0)[0]
+            bar.set_gid(f"state:{c['cpu']}:{state}")
+            handles[f"tick {state}"] = Patch(facecolor=colour, hatch=hatch, label=f"tick {state}")
+            bottom += h
+        running = c["running_ns"]
+        held = 0
+        for k, name in enumerate(names):
             t = sum(r["time_ns"] for r in c["reasons"] if reason_name(r) == name)
-            heights.append(t / c["window_ns"] * 100 if c["window_ns"] else 0)
-        bars = ax.bar(x, heights, bottom=bottoms, color=reason_colour(name, extra), label=name)
-        for bar, c in zip(bars, cpus):
+            if not t:
+                continue
+            held += t
+            colour = reason_colour(name, extra)
+            bar = ax.bar([x0 + (k + 1) * width], [t / window * 100], width=width,
+                         color=colour)[0]
             bar.set_gid(f"reason:{c['cpu']}:{name}")
-        bottoms = [b + h for b, h in zip(bottoms, heights)]
-    ax.set_xticks(x)
+            handles[name] = Patch(facecolor=colour, label=name)
+            if running:
+                label = ax.text(bar.get_x() + width / 2, bar.get_height(),
+                                f"{t / running * 100:.0f}%", ha="center", va="bottom", fontsize=6)
+                label.set_gid(f"reason-share:{c['cpu']}:{name}")
+        if running and held > running * 1.0005:
+            overlaps.append(f"CPU{c['cpu']}: {held / running * 100:.1f}%")
+    ax.set_xticks(range(len(cpus)))
     ax.set_xticklabels([f"CPU{c['cpu']}" for c in cpus], fontsize=8)
-    ax.set_ylabel("% of the window the reason held the tick")
-    ax.set_title("Why the tick ran", fontsize=9)
-    if names:
-        ax.legend(fontsize=7)
+    ax.set_ylabel("% of the window")
+    ax.set_ylim(0, 105)
+    ax.set_title("Tick state, and why the tick ran (labels: share of the running time)",
+                 fontsize=9)
+    ax.legend(handles=list(handles.values()), fontsize=7, loc="upper center",
+              bbox_to_anchor=(0.5, -0.08), ncol=4, frameon=False)
+    if overlaps:
+        note = ax.text(0.01, 0.99, "reasons overlap (held the tick at once), their shares add "
+                       "to: " + ", ".join(overlaps), transform=ax.transAxes, va="top", fontsize=7)
+        note.set_gid("reasons-overlap")
     if not names:
-        ax.text(0.5, 0.5, "the tick never ran for a reported reason", ha="center",
-                transform=ax.transAxes)
+        note = ax.text(0.5, 0.5, "the tick never ran for a reported reason", ha="center",
+                       transform=ax.transAxes)
+        note.set_gid("no-reasons")
 
 
 def draw_durations(ax, report: dict, merge: bool = False) -> None:
+    """Complete stopped intervals as a log2 histogram; intervals cut by the
+    window or a gap ("open") apart, hatched, at their mean length, which is
+    a lower bound."""
     series = {}
+    opened = {}
     for c in report["cpus"]:
         hist = {h["lt_ns"]: h["count"] for h in c["stopped_intervals"]["log2_histogram"]}
         key = "all CPUs" if merge else f"CPU{c['cpu']}"
         acc = series.setdefault(key, defaultdict(int))
         for lt, n in hist.items():
             acc[lt] += n
+        iv = c["stopped_intervals"]
+        if iv["open"]:
+            n, total = opened.get(key, (0, 0))
+            opened[key] = (n + iv["open"], total + iv["open_total_ns"])
     plotted = 0
-    for i, (name, hist) in enumerate(sorted(series.items())):
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colours = {name: cycle[i % len(cycle)] for i, name in enumerate(sorted(series))}
+    for name, hist in sorted(series.items()):
         if not hist:
             continue
         edges = sorted(hist)
         # bucket [lt/2, lt): draw a bar at its geometric middle
         xs = [lt / 1e9 / 1.414 for lt in edges]
         bars = ax.bar(xs, [hist[e] for e in edges], width=[lt / 1e9 / 2 for lt in edges],
-                      alpha=0.6, label=name, align="center")
+                      alpha=0.6, label=name, align="center", color=colours[name])
         for bar, lt in zip(bars, edges):
             bar.set_gid(f"duration:{name}:{lt}")
         plotted += 1
+    for name, (n, total) in sorted(opened.items()):
+        mean = max(total / n / 1e9, 1e-9)
+        bar = ax.bar([mean], [n], width=[mean / 2], hatch="xx", fill=False,
+                     edgecolor=colours[name], label=f"{name} open (at least)",
+                     align="center")[0]
+        bar.set_gid(f"open:{name}")
     ax.set_xscale("log")
-    ax.set_xlabel("stopped interval (s), log2 buckets")
+    ax.set_xlabel("stopped interval (s), log2 buckets; open: mean length so far")
     ax.set_ylabel("intervals")
-    ax.set_title("How long the tick stayed stopped (complete intervals)", fontsize=9)
-    if plotted:
+    ax.set_title("How long the tick stayed stopped (complete intervals; hatched: open, "
+                 "cut by the window)", fontsize=9)
+    if plotted or opened:
         ax.legend(fontsize=7)
     else:
-        ax.text(0.5, 0.5, "no complete stopped interval", ha="center", transform=ax.transAxes)
+        note = ax.text(0.5, 0.5, "the tick never stopped", ha="center", transform=ax.transAxes)
+        note.set_gid("never-stopped")
 
 
 def top_reasons(c: dict, n: int = 2) -> str:
@@ -267,13 +365,18 @@ def draw_compare(fig, a: dict, b: dict, labels: tuple[str, str]) -> None:
                                               ("tick interrupts per second", "tick_rate_hz", "Hz"))):
         ax = fig.add_subplot(grid[0, col])
         for off, side, label in ((-0.2, 0, labels[0]), (0.2, 1, labels[1])):
-            vals = []
-            for pair in pairs:
+            colour = None
+            for i, pair in zip(x, pairs):
                 v = pair[side][key]
-                vals.append(0 if v is None else v * (100 if unit == "%" else 1))
-            bars = ax.bar([i + off for i in x], vals, width=0.4, label=label)
-            for bar, cpu in zip(bars, cpus):
-                bar.set_gid(f"compare:{key}:{label}:{cpu}")
+                if v is None:
+                    # unknown is not zero: no bar, a mark that says so
+                    na = ax.text(i + off, 0, "n/a", ha="center", va="bottom", fontsize=7)
+                    na.set_gid(f"compare-na:{key}:{label}:{cpus[i]}")
+                    continue
+                bar = ax.bar([i + off], [v * (100 if unit == "%" else 1)], width=0.4,
+                             color=colour, label=None if colour else label)[0]
+                colour = bar.get_facecolor()
+                bar.set_gid(f"compare:{key}:{label}:{cpus[i]}")
         ax.set_xticks(x)
         ax.set_xticklabels(cpus)
         ax.set_ylabel(unit)
@@ -289,7 +392,8 @@ def draw_compare(fig, a: dict, b: dict, labels: tuple[str, str]) -> None:
 
 def summary(fig, report: dict, tl: Timeline) -> None:
     grid = fig.add_gridspec(2, 2, height_ratios=[1.3, 1], hspace=0.4)
-    draw_timeline(fig.add_subplot(grid[0, :]), tl, [c["cpu"] for c in report["cpus"]])
+    draw_timeline(fig.add_subplot(grid[0, :]), tl, [c["cpu"] for c in report["cpus"]],
+                  co_runner_names(report))
     draw_reasons(fig.add_subplot(grid[1, 0]), report)
     draw_durations(fig.add_subplot(grid[1, 1]), report)
     src = report["source"]
@@ -329,10 +433,11 @@ def main(argv: list[str] | None = None) -> int:
     opts = p.parse_args(argv)
     try:
         if opts.cmd == "timeline":
-            cpus = [c["cpu"] for c in load_json(opts.json)["cpus"]] if opts.json else None
+            report = load_json(opts.json) if opts.json else None
+            cpus = [c["cpu"] for c in report["cpus"]] if report else None
             tl = load_csv(opts.csv)
             fig, ax = plt.subplots(figsize=(12, 1.8 + 0.5 * max(2, len(cpus or tl.spans))))
-            draw_timeline(ax, tl, cpus)
+            draw_timeline(ax, tl, cpus, co_runner_names(report))
         elif opts.cmd == "reasons":
             fig, ax = plt.subplots(figsize=(8, 5))
             draw_reasons(ax, load_json(opts.json))

@@ -8,7 +8,7 @@ scenario_boot_cpu() {
 	dmesg | grep -i 'NO_HZ\|Housekeeping' > "$DIR/dmesg.txt"
 	spin -c 1 -d 60 &
 	sleep 1
-	tickstat_cpus=0-3 record 3 -- sleep 2.3
+	tickstat_cpus=0-3 record 3 -- sleep 2
 	kill $!
 	wait
 }

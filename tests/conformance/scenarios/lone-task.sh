@@ -5,7 +5,7 @@
 scenario_lone_task() {
 	spin -c 1 -d 60 &
 	sleep 1
-	record 5 -- sleep 4.3
+	record 5 -- sleep 4
 	kill $!
 	wait
 }

@@ -3,6 +3,6 @@
 # Healthy: PERF_EVENTS at GLOBAL scope holds the tick on every busy isolated
 # CPU, and the tick stops again once the event is closed.
 scenario_perf_freq() {
-	record 4 -- sh -c 'spin -c 1 -d 3 & spin -c 2 -d 3 & spin -c 3 -d 3 &
+	record 4 -- sh -c 'spin -c 1 -d 2.7 & spin -c 2 -d 2.7 & spin -c 3 -d 2.7 &
 		sleep 0.5; perf-freq -c 0 -d 1; wait'
 }

@@ -78,6 +78,32 @@ class TimelineTest(unittest.TestCase):
         self.assertEqual([t.get_text() for t in ax.get_yticklabels()], ["CPU1", "CPU2", "CPU3"])
         plt.close(fig)
 
+    def test_co_runners_coloured(self):
+        """The tasks that ran most while the tick ran get their own colour in
+        the busy strip, named from the report."""
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "t.csv"
+            path.write_text("kind,cpu,start_ns,end_ns,tick,idle,reasons,task\n"
+                            "span,2,0,1000000,stopped,busy,,100\n"
+                            "span,2,1000000,3000000,running,busy,SCHED@CPU,100\n"
+                            "span,2,3000000,4000000,running,busy,SCHED@CPU,200\n"
+                            "tick,2,3500000,3500000,,,,\n"
+                            "span,2,4000000,5000000,stopped,idle,,0\n")
+            tl = tickplot.load_csv(path)
+        report = {"cpus": [{"cpu": 2, "co_runners": [
+            {"pid": 100, "comm": "spin", "run_ns": 3000000, "held_ns": 2000000,
+             "sched_ns": 2000000}]}]}
+        fig, ax = plt.subplots()
+        tickplot.draw_timeline(ax, tl, [2], tickplot.co_runner_names(report))
+        tasks = by_gid(fig, "task:")
+        self.assertAlmostEqual(span_widths(tasks["task:2:100"][0]), 0.003)
+        self.assertAlmostEqual(span_widths(tasks["task:2:200"][0]), 0.001)
+        labels = {t.get_gid(): t.get_text() for t in ax.texts if t.get_gid()}
+        self.assertEqual(labels["task-label:2:100"], "spin(100)")
+        self.assertEqual(labels["task-label:2:200"], "pid 200")
+        self.assertEqual(len(by_gid(fig, "ticks:2")["ticks:2"][0].get_segments()), 1)
+        plt.close(fig)
+
     def test_many_cpus(self):
         """64 rows still render, with smaller labels."""
         tl = tickplot.Timeline()
@@ -104,6 +130,57 @@ class ReasonsDurationsTest(unittest.TestCase):
         sched = next(r for r in c2["reasons"] if r["reason"] == "SCHED")
         bar = bars["reason:2:SCHED@CPU"][0]
         self.assertAlmostEqual(bar.get_height(), sched["time_ns"] / c2["window_ns"] * 100, places=6)
+        plt.close(fig)
+
+    def test_reasons_never_exceed_the_running_time(self):
+        """Reasons are side by side, each at most the running time; the state
+        bar shows stopped, running and unknown; labels are the table's share."""
+        report = json.loads(json.dumps(self.report))
+        c2 = next(c for c in report["cpus"] if c["cpu"] == 2)
+        # RCU held the tick during most of SCHED's time: they overlap
+        c2["reasons"].append({"reason": "RCU", "scope": "CPU", "time_ns": c2["running_ns"] // 2,
+                              "events": 10, "share": 0.5})
+        c3 = next(c for c in report["cpus"] if c["cpu"] == 3)
+        c3.update(unknown_ns=c3["window_ns"], stopped_ns=0, running_ns=0, reasons=[],
+                  tickless_share=None)
+        fig, ax = plt.subplots()
+        tickplot.draw_reasons(ax, report)
+        bars = by_gid(fig, "reason:")
+        states = by_gid(fig, "state:")
+        for c in report["cpus"]:
+            running = states[f"state:{c['cpu']}:running"][0].get_height()
+            for gid, (bar,) in bars.items():
+                if gid.startswith(f"reason:{c['cpu']}:"):
+                    self.assertLessEqual(bar.get_height(), running + 1e-9, gid)
+            total = sum(states[f"state:{c['cpu']}:{s}"][0].get_height()
+                        for s in ("stopped", "running", "unknown"))
+            self.assertAlmostEqual(total, 100, places=3)
+        self.assertAlmostEqual(states["state:3:unknown"][0].get_height(), 100)
+        self.assertEqual(states["state:3:stopped"][0].get_height(), 0)
+        labels = {t.get_gid(): t.get_text() for t in ax.texts if t.get_gid()}
+        sched = next(r for r in c2["reasons"] if r["reason"] == "SCHED")
+        self.assertEqual(labels["reason-share:2:SCHED@CPU"],
+                         f"{sched['time_ns'] / c2['running_ns'] * 100:.0f}%")
+        self.assertIn("CPU2", labels["reasons-overlap"])
+        plt.close(fig)
+
+    def test_open_intervals_apart(self):
+        """A CPU tickless for the whole window has no complete interval, but
+        its open one is drawn, hatched, apart from the complete ones."""
+        report = json.loads(json.dumps(self.report))
+        c1 = next(c for c in report["cpus"] if c["cpu"] == 1)
+        c1["stopped_intervals"].update(count=0, log2_histogram=[], open=1,
+                                       open_total_ns=c1["window_ns"])
+        fig, ax = plt.subplots()
+        tickplot.draw_durations(ax, report)
+        opened = by_gid(fig, "open:")
+        self.assertEqual(opened["open:CPU1"][0].get_height(), 1)
+        self.assertAlmostEqual(opened["open:CPU1"][0].get_x() + opened["open:CPU1"][0].get_width()
+                               / 2, c1["window_ns"] / 1e9, places=6)
+        for c in report["cpus"]:
+            if c["stopped_intervals"]["open"]:
+                self.assertIn(f"open:CPU{c['cpu']}", opened)
+        self.assertFalse([t for t in ax.texts if t.get_gid() == "never-stopped"])
         plt.close(fig)
 
     def test_duration_histogram_counts(self):
@@ -145,6 +222,23 @@ class CompareAndCliTest(unittest.TestCase):
                 f"({(0.5 - old['tickless_share']) * 100:+.1f} points);  "
                 f"ticks/s {old['tick_rate_hz']:.1f} -> 250.0")
         self.assertIn(want, texts[0].get_text())
+        plt.close(fig)
+
+    def test_compare_draws_null_as_unknown(self):
+        """A rate or share a kernel could not give (null) is no bar, not 0."""
+        a = tickplot.load_json(FIX / "demo.json")
+        b = json.loads(json.dumps(a))
+        for c in b["cpus"]:
+            c["tick_rate_hz"] = None
+        b["cpus"][0]["tickless_share"] = None
+        fig = plt.figure()
+        tickplot.draw_compare(fig, a, b, ("old", "new"))
+        self.assertFalse(by_gid(fig, "compare:tick_rate_hz:new:"))
+        self.assertNotIn("compare:tickless_share:new:CPU1", by_gid(fig, "compare:tickless_share"))
+        self.assertIn("compare:tickless_share:new:CPU2", by_gid(fig, "compare:tickless_share"))
+        na = {t.get_gid() for ax in fig.axes for t in ax.texts if t.get_gid()}
+        self.assertIn("compare-na:tick_rate_hz:new:CPU3", na)
+        self.assertIn("compare-na:tickless_share:new:CPU1", na)
         plt.close(fig)
 
     def test_cli_writes_png_and_svg(self):

@@ -7,6 +7,8 @@
  * then the event moves the state.  The rules, and what a stock kernel can
  * and cannot tell, are in docs/metrics.md.
  */
+#define _GNU_SOURCE
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -14,19 +16,21 @@
 
 #include "analysis.h"
 
-/* Reasons used when the tick runs and no decision said why. */
-#define NONE_UNREPORTED		0
-#define NONE_NOT_NOHZ_FULL	1
-
 void ts_analysis_init(struct ts_analysis *an)
 {
 	memset(an, 0, sizeof(*an));
+	an->nohz_default = -1;
 }
 
 void ts_analysis_free(struct ts_analysis *an)
 {
-	for (int i = 0; i < TS_MAX_CPUS; i++)
+	if (an->timeline)
+		fclose(an->timeline);
+	for (int i = 0; i < TS_MAX_CPUS; i++) {
+		if (an->cpus[i])
+			free(an->cpus[i]->seg_ticks);
 		free(an->cpus[i]);
+	}
 	for (int i = 0; i < an->nr_callers; i++)
 		free(an->callers[i].name);
 	free(an->comms);
@@ -47,9 +51,10 @@ struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu)
 	if (!c)
 		return NULL;
 	c->cpu = cpu;
-	c->nohz_full = -1;
+	c->nohz_full = an->nohz_default;
 	c->last_ts = an->win_start;
 	c->sched_detail = -1;
+	c->cur_pid = -1;
 	an->cpus[cpu] = c;
 	if (cpu >= an->nr_cpus)
 		an->nr_cpus = cpu + 1;
@@ -59,12 +64,14 @@ struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu)
 }
 
 /*
- * ts_analysis_set_start - the first instant the stream covers.  CPUs named
+ * ts_analysis_set_start - the first instant the stream covers.  The window
+ * starts there, or at the time range's start if that is later.  CPUs named
  * before this was known start there too.
  */
 void ts_analysis_set_start(struct ts_analysis *an, uint64_t start)
 {
-	an->win_start = an->range_end ? an->range_start : start;
+	an->data_start = start;
+	an->win_start = an->range_end && an->range_start > start ? an->range_start : start;
 	an->win_start_known = 1;
 	for (int i = 0; i < an->nr_cpus; i++) {
 		struct ts_cpu *c = an->cpus[i];
@@ -77,8 +84,10 @@ void ts_analysis_set_start(struct ts_analysis *an, uint64_t start)
 }
 
 /*
- * ts_analysis_set_range - report only [start, end) of the stream: events
- * outside still move the state, but only time and events inside count.
+ * ts_analysis_set_range - report only [start, end) of the stream, before
+ * the stream starts: events before it still move the state, but only time
+ * and events inside count.  The window is the part of the range the
+ * stream covers.
  */
 void ts_analysis_set_range(struct ts_analysis *an, uint64_t start, uint64_t end)
 {
@@ -147,26 +156,138 @@ static int find_reason(struct ts_cpu *c, int class, int scope, int value)
 /* The reason charged when the tick runs and nothing said why. */
 static int none_reason(struct ts_cpu *c)
 {
-	int why = NONE_UNREPORTED;
+	int why = TS_NONE_UNREPORTED;
 
 	if (c->nohz_full == 0 && c->idle == TS_IDLE_BUSY)
-		why = NONE_NOT_NOHZ_FULL;
+		why = TS_NONE_NOT_NOHZ_FULL;
 	return find_reason(c, TS_RC_NONE, TS_SCOPE_UNKNOWN, why);
 }
 
 static int same_segment(const struct ts_cpu *c, const struct ts_segment *s,
 			const int *reasons, int nr)
 {
-	return s->tick == c->tick && s->idle == c->idle && s->nr_reasons == nr &&
-	       !memcmp(s->reasons, reasons, nr * sizeof(int));
+	return s->tick == c->tick && s->idle == c->idle && s->task == c->cur_pid &&
+	       s->nr_reasons == nr && !memcmp(s->reasons, reasons, nr * sizeof(int));
 }
 
-/* Timeline output: one segment per stretch of unchanged state. */
+/*
+ * ts_analysis_keep_timeline - keep the timeline of the CPUs' states, for
+ * the CSV formatter to read once the analysis is finished.  It goes to an
+ * unlinked temporary file, so memory stays bounded.  Returns 0 or -1.
+ */
+int ts_analysis_keep_timeline(struct ts_analysis *an)
+{
+	an->timeline = tmpfile();
+	return an->timeline ? 0 : -1;
+}
+
+/* A segment as kept: fixed fields, then its reasons and ticks. */
+struct seg_record {
+	int32_t cpu, tick, idle, task, nr_reasons, nr_ticks, no_span;
+	uint64_t start, end;
+};
+
+static void keep_segment(struct ts_analysis *an, const struct ts_segment *s)
+{
+	struct seg_record r = {
+		.cpu = s->cpu, .tick = s->tick, .idle = s->idle, .task = s->task,
+		.nr_reasons = s->nr_reasons, .nr_ticks = s->nr_ticks, .no_span = s->no_span,
+		.start = s->start, .end = s->end,
+	};
+	int32_t reasons[TS_MAX_ACTIVE];
+
+	for (int i = 0; i < s->nr_reasons; i++)
+		reasons[i] = s->reasons[i];
+	if (fwrite(&r, sizeof(r), 1, an->timeline) != 1 ||
+	    fwrite(reasons, sizeof(int32_t), s->nr_reasons, an->timeline) != (size_t)s->nr_reasons ||
+	    fwrite(s->ticks, sizeof(uint64_t), s->nr_ticks, an->timeline) != (size_t)s->nr_ticks)
+		an->timeline_error = 1;
+}
+
+/*
+ * ts_timeline_next - the next kept segment, in the order the state machine
+ * wrote them (each CPU's in time order).  Returns 1, 0 at the end, -1 on a
+ * read error.  seg's arrays live in it.
+ */
+int ts_timeline_next(const struct ts_analysis *an, struct ts_timeline_iter *it,
+		     struct ts_segment *seg)
+{
+	struct seg_record r;
+	int32_t reasons[TS_MAX_ACTIVE];
+
+	if (!an->timeline || an->timeline_error)
+		return -1;
+	if (fseek(an->timeline, it->pos, SEEK_SET))
+		return -1;
+	if (fread(&r, sizeof(r), 1, an->timeline) != 1)
+		return feof(an->timeline) ? 0 : -1;
+	if (r.cpu < 0 || r.cpu >= an->nr_cpus || !an->cpus[r.cpu] || r.nr_reasons < 0 ||
+	    r.nr_reasons > TS_MAX_ACTIVE || r.nr_ticks < 0 || r.nr_ticks > TS_SEG_MAX_TICKS ||
+	    fread(reasons, sizeof(int32_t), r.nr_reasons, an->timeline) != (size_t)r.nr_reasons ||
+	    fread(it->ticks, sizeof(uint64_t), r.nr_ticks, an->timeline) != (size_t)r.nr_ticks)
+		return -1;
+	it->pos = ftell(an->timeline);
+	for (int i = 0; i < r.nr_reasons; i++)
+		it->reasons[i] = reasons[i];
+	memset(seg, 0, sizeof(*seg));
+	seg->cpu = r.cpu;
+	seg->tick = r.tick;
+	seg->idle = r.idle;
+	seg->task = r.task;
+	seg->start = r.start;
+	seg->end = r.end;
+	seg->no_span = r.no_span;
+	seg->owner = an->cpus[r.cpu];
+	seg->reasons = it->reasons;
+	seg->nr_reasons = r.nr_reasons;
+	seg->ticks = it->ticks;
+	seg->nr_ticks = r.nr_ticks;
+	return 1;
+}
+
+/*
+ * Timeline: one segment per stretch of unchanged state, with the ticks
+ * that fell into it, so that a CPU's segments come in time order.
+ */
 static void flush_segment(struct ts_analysis *an, struct ts_cpu *c)
 {
-	if (c->seg_valid && an->on_segment && c->active)
-		an->on_segment(an->out_ctx, &c->seg);
+	struct ts_segment *s = &c->seg;
+
+	if (!an->timeline || !c->active) {
+		c->seg_valid = 0;
+		c->nr_seg_ticks = 0;
+		return;
+	}
+	if (!c->seg_valid && !c->nr_seg_ticks)
+		return;
+	if (!c->seg_valid) {
+		/* ticks with no stretch of time after them: the window's edge */
+		memset(s, 0, sizeof(*s));
+		s->cpu = c->cpu;
+		s->owner = c;
+		s->start = s->end = c->seg_ticks[0];
+		s->no_span = 1;
+	}
+	s->ticks = c->seg_ticks;
+	s->nr_ticks = c->nr_seg_ticks;
+	keep_segment(an, s);
 	c->seg_valid = 0;
+	c->nr_seg_ticks = 0;
+}
+
+/* A tick interrupt for the timeline; a long stretch is split when full. */
+static void timeline_tick(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts)
+{
+	if (!an->timeline || !c->active)
+		return;
+	if (!c->seg_ticks) {
+		c->seg_ticks = malloc(TS_SEG_MAX_TICKS * sizeof(*c->seg_ticks));
+		if (!c->seg_ticks)
+			return;
+	}
+	if (c->nr_seg_ticks == TS_SEG_MAX_TICKS)
+		flush_segment(an, c);
+	c->seg_ticks[c->nr_seg_ticks++] = ts;
 }
 
 static void emit_segment(struct ts_analysis *an, struct ts_cpu *c, uint64_t from,
@@ -174,23 +295,54 @@ static void emit_segment(struct ts_analysis *an, struct ts_cpu *c, uint64_t from
 {
 	struct ts_segment *s = &c->seg;
 
-	if (!an->on_segment || to <= from)
+	if (!an->timeline || to <= from)
 		return;
 	if (c->seg_valid && s->end == from && same_segment(c, s, reasons, nr)) {
 		s->end = to;
 		return;
 	}
 	flush_segment(an, c);
+	memset(s, 0, sizeof(*s));
 	s->cpu = c->cpu;
 	s->start = from;
 	s->end = to;
 	s->tick = c->tick;
 	s->idle = c->idle;
+	s->task = c->cur_pid;
 	s->owner = c;
 	memcpy(c->seg_reasons, reasons, nr * sizeof(int));
 	s->reasons = c->seg_reasons;
 	s->nr_reasons = nr;
 	c->seg_valid = 1;
+}
+
+/* The co-runner entry of a task on a CPU; "other" once the table is full. */
+static struct ts_task_time *task_time(struct ts_cpu *c, int pid)
+{
+	struct ts_task_time *t = &c->tasks[c->last_task];
+
+	if (c->nr_tasks && t->pid == pid)
+		return t;
+	for (int i = 0; i < c->nr_tasks; i++) {
+		if (c->tasks[i].pid == pid) {
+			c->last_task = i;
+			return &c->tasks[i];
+		}
+	}
+	if (c->nr_tasks == TS_MAX_TASKS)
+		return &c->tasks_other;
+	t = &c->tasks[c->nr_tasks];
+	t->pid = pid;
+	c->last_task = c->nr_tasks++;
+	return t;
+}
+
+static int holds_sched(const struct ts_cpu *c, const int *reasons, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		if (c->reasons[reasons[i]].class == TS_RC_DEP && c->reasons[reasons[i]].value == 2)
+			return 1;
+	return 0;
 }
 
 /* Charge the stretch since the CPU's last event to the state that held. */
@@ -223,6 +375,16 @@ static void account(struct ts_analysis *an, struct ts_cpu *c, uint64_t to)
 	} else {
 		nr = 0;
 	}
+	if (c->cur_pid > 0) {
+		struct ts_task_time *t = task_time(c, c->cur_pid);
+
+		t->run_ns += d;
+		if (c->tick == TS_TICK_RUNNING) {
+			t->held_ns += d;
+			if (holds_sched(c, reasons, nr))
+				t->sched_ns += d;
+		}
+	}
 	emit_segment(an, c, from, to, reasons, nr);
 }
 
@@ -249,6 +411,19 @@ static void start_stopped(struct ts_cpu *c, uint64_t ts)
 	clear_reasons(c);
 }
 
+/*
+ * A stopped interval cut by the window, or by a gap in the stream: counted
+ * as open, with only its part inside the window.
+ */
+static void add_open(struct ts_analysis *an, struct ts_cpu *c, uint64_t end)
+{
+	uint64_t from = c->stop_start > an->win_start ? c->stop_start : an->win_start;
+
+	c->stopped_open++;
+	if (end > from)
+		c->open_total_ns += end - from;
+}
+
 /* End a stopped interval at ts; cut intervals count as open, not measured. */
 static void end_stopped(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts, int known_end)
 {
@@ -257,8 +432,8 @@ static void end_stopped(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts, i
 	c->tick = TS_TICK_RUNNING;
 	if (!an->counting)
 		return;
-	if (c->stop_censored || !known_end || c->stop_start < an->range_start)
-		c->stopped_open++, c->open_total_ns += ts - c->stop_start;
+	if (c->stop_censored || !known_end || c->stop_start < an->win_start)
+		add_open(an, c, ts);
 	else
 		ts_hist_add(&c->stopped, ts - c->stop_start);
 }
@@ -337,7 +512,7 @@ static void on_tick_restart(struct ts_analysis *an, struct ts_cpu *c,
 	if (c->tick == TS_TICK_STOPPED)
 		end_stopped(an, c, ev->ts, 1);
 	else if (c->tick == TS_TICK_UNKNOWN && an->counting)
-		c->stopped_open++;	/* stopped since before we knew */
+		c->stopped_open++;	/* stopped since before we knew: no length */
 	c->tick = TS_TICK_RUNNING;
 	/* A dependency restart keeps the reasons its tick_stop just gave. */
 	if (cause != TS_RESTART_DEPENDENCY)
@@ -349,10 +524,11 @@ static void on_switch(struct ts_analysis *an, struct ts_cpu *c,
 {
 	enum ts_idle_state next = ev->sw.next_pid ? TS_IDLE_BUSY : TS_IDLE_IDLE;
 
+	c->cur_pid = ev->sw.next_pid;
 	if (ev->sw.next_pid)
-		ts_comm_set(an, ev->sw.next_pid, ev->sw.next_comm);
+		ts_comm_seen(an, ev->sw.next_pid, ev->sw.next_comm, ev->ts);
 	if (ev->sw.prev_pid)
-		ts_comm_set(an, ev->sw.prev_pid, ev->sw.prev_comm);
+		ts_comm_seen(an, ev->sw.prev_pid, ev->sw.prev_comm, ev->ts);
 	if (next == c->idle)
 		return;
 	/*
@@ -388,8 +564,11 @@ static void on_dependency(struct ts_analysis *an, const struct ts_event *ev)
 	if (set && bit == 2 && ev->dep.scope == TS_SCOPE_CPU) {
 		struct ts_cpu *t = ts_analysis_cpu(an, ev->dep.target);
 
-		if (t)
+		/* the last in time, whatever order the CPUs are read in */
+		if (t && ev->ts >= t->sched_detail_ts) {
 			t->sched_detail = ev->dep.sched;
+			t->sched_detail_ts = ev->ts;
+		}
 	}
 	for (int i = 0; i < an->nr_culprits; i++) {
 		k = &an->culprits[i];
@@ -475,6 +654,22 @@ static void snapshot_check(struct ts_analysis *an, struct ts_cpu *c, const struc
 }
 
 /*
+ * Close a CPU at the window's end: charge the time up to it, count a
+ * stopped interval still in progress as open, emit the last segment.
+ */
+static void close_cpu(struct ts_analysis *an, struct ts_cpu *c, uint64_t end)
+{
+	if (c->cut)
+		return;
+	an->counting = 1;
+	account(an, c, end);
+	if (c->tick == TS_TICK_STOPPED)
+		add_open(an, c, end);
+	flush_segment(an, c);
+	c->cut = 1;
+}
+
+/*
  * ts_analysis_event - feed one decoded event.
  * Returns 0, or -1 when the CPU number is out of range.
  */
@@ -491,15 +686,30 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 	c = ts_analysis_cpu(an, ev->cpu);
 	if (!c)
 		return -1;
+	/* past the range: the CPU's part of the report is complete */
+	if (an->range_end && ev->ts >= an->range_end) {
+		close_cpu(an, c, an->range_end);
+		return 0;
+	}
+	if (c->cut)
+		return 0;
 	if (an->snapshot_ts && ev->ts < an->snapshot_ts)
 		snapshot_check(an, c, ev);
 	if (ev->kind != TS_EV_TICK)
 		c->started = 1;
 	c->events += an->counting;
 	if (ev->kind == TS_EV_LOST) {
+		c->cur_pid = -1;
 		on_lost(an, c, ev);
 		return 0;
 	}
+	/*
+	 * Every event names the task running when it fired (common_pid; for a
+	 * switch, the one leaving).  With sched_switch in the stream, no switch
+	 * came since the CPU's last event, so that task ran all along.
+	 */
+	if (an->caps.sched_switch)
+		c->cur_pid = ev->pid;
 	account(an, c, ev->ts);
 
 	switch (ev->kind) {
@@ -521,8 +731,7 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 		c->ticks++;
 		if (c->tick == TS_TICK_STOPPED)
 			c->ticks_stopped++;
-		if (an->on_tick && c->active)
-			an->on_tick(an->out_ctx, c->cpu, ev->ts);
+		timeline_tick(an, c, ev->ts);
 		break;
 	default:
 		break;
@@ -543,7 +752,7 @@ int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_
 
 	if (!c)
 		return -1;
-	if (an->range_end && ts >= an->range_end)
+	if ((an->range_end && ts >= an->range_end) || c->cut)
 		return 0;
 	an->counting = in_range(an, ts);
 	account(an, c, ts);
@@ -551,29 +760,61 @@ int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_
 	return 1;
 }
 
-/* ts_analysis_finish - charge every CPU up to the window end and close */
-void ts_analysis_finish(struct ts_analysis *an, uint64_t end)
+/*
+ * ts_analysis_advance - charge every CPU up to ts without closing it, so
+ * that the numbers describe [window start, ts) while the stream goes on (a
+ * watcher reading them at intervals).  An event that arrives later with an
+ * older time changes the state from ts on.
+ */
+void ts_analysis_advance(struct ts_analysis *an, uint64_t ts)
 {
-	if (an->range_end)
-		end = an->range_end;
-	an->win_end = end;
 	an->counting = 1;
 	for (int i = 0; i < an->nr_cpus; i++) {
 		struct ts_cpu *c = an->cpus[i];
 
-		if (!c)
-			continue;
-		account(an, c, end);
-		if (c->tick == TS_TICK_STOPPED) {
-			c->stopped_open++;
-			c->open_total_ns += end - c->stop_start;
-		}
-		flush_segment(an, c);
+		if (c && !c->cut)
+			account(an, c, ts);
 	}
+	if (ts > an->win_end)
+		an->win_end = ts;
 }
 
-/* Comms: an open-addressing table, bounded; the oldest name wins on overflow. */
-void ts_comm_set(struct ts_analysis *an, int pid, const char *comm)
+/*
+ * ts_analysis_bad_record - a record of a CPU that could not be decoded:
+ * whatever it said is unknown, so it counts as one lost event.
+ */
+void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts)
+{
+	struct ts_event ev = { .kind = TS_EV_LOST, .cpu = cpu, .ts = ts, .lost.count = 1 };
+
+	an->bad_records++;
+	ts_analysis_event(an, &ev);
+}
+
+/*
+ * ts_analysis_finish - the stream ended at end: charge every CPU up to the
+ * window's end and close it.  The window is the stream's span, cut by the
+ * time range; when the two do not overlap it is empty (win_end == win_start).
+ */
+void ts_analysis_finish(struct ts_analysis *an, uint64_t end)
+{
+	an->data_end = end;
+	if (an->range_end && an->range_end < end)
+		end = an->range_end;
+	if (end < an->win_start)
+		end = an->win_start;
+	an->win_end = end;
+	for (int i = 0; i < an->nr_cpus; i++)
+		if (an->cpus[i])
+			close_cpu(an, an->cpus[i], end);
+}
+
+/*
+ * Comms: an open-addressing table, bounded; the oldest name wins on
+ * overflow.  A task can change its name (exec): the name seen last in
+ * time wins, whatever order the CPUs are read in.
+ */
+void ts_comm_seen(struct ts_analysis *an, int pid, const char *comm, uint64_t ts)
 {
 	int slot;
 
@@ -592,13 +833,25 @@ void ts_comm_set(struct ts_analysis *an, int pid, const char *comm)
 		if (e->pid == pid || !e->pid) {
 			if (!e->pid)
 				an->nr_comms++;
+			else if (ts < e->ts)
+				return;
+			size_t n = strnlen(comm, sizeof(e->comm) - 1);
+
 			e->pid = pid;
-			snprintf(e->comm, sizeof(e->comm), "%s", comm);
+			e->ts = ts;
+			memcpy(e->comm, comm, n);	/* once per switch: no printf */
+			e->comm[n] = '\0';
 			return;
 		}
 		if (an->nr_comms >= an->comm_slots * 3 / 4)
 			return;
 	}
+}
+
+/* ts_comm_set - a task's name as it is now (read at the end): it wins */
+void ts_comm_set(struct ts_analysis *an, int pid, const char *comm)
+{
+	ts_comm_seen(an, pid, comm, UINT64_MAX);
 }
 
 const char *ts_comm_get(const struct ts_analysis *an, int pid)
@@ -640,6 +893,8 @@ const char *ts_caller_get(const struct ts_analysis *an, uint64_t addr)
 	return NULL;
 }
 
+static const char * const none_names[] = { "UNREPORTED", "NOT_NOHZ_FULL" };
+
 /* ts_reason_name - "SCHED", "TIMER_DUE", "UNREPORTED", ... */
 const char *ts_reason_name(const struct ts_reason *r, char *buf, int len)
 {
@@ -651,42 +906,140 @@ const char *ts_reason_name(const struct ts_reason *r, char *buf, int len)
 		snprintf(buf, len, "%s", ts_retain_name(r->value));
 		break;
 	default:
-		snprintf(buf, len, "%s", r->value == NONE_NOT_NOHZ_FULL ?
-			 "NOT_NOHZ_FULL" : "UNREPORTED");
+		snprintf(buf, len, "%s", none_names[r->value == TS_NONE_NOT_NOHZ_FULL]);
 		break;
 	}
 	return buf;
 }
 
-/* ts_reason_matches - does "NAME" or "NAME@SCOPE" (any case) name this reason? */
-int ts_reason_matches(const struct ts_reason *r, const char *spec)
+/* A number after a prefix, as names.c writes unknown values ("DEP_BIT7"). */
+static int numbered(const char *name, const char *prefix, int *val)
 {
-	char name[48], want[64], *at;
+	size_t n = strlen(prefix);
+	char *end;
+	long v;
 
-	snprintf(want, sizeof(want), "%s", spec);
-	at = strchr(want, '@');
-	if (at)
-		*at++ = '\0';
-	ts_reason_name(r, name, sizeof(name));
-	if (strcasecmp(name, want))
+	if (strncasecmp(name, prefix, n) || !isdigit((unsigned char)name[n]))
 		return 0;
-	if (!at)
-		return 1;
-	return r->class == TS_RC_DEP && !strcasecmp(at, ts_scope_name(r->scope));
+	v = strtol(name + n, &end, 10);
+	if (*end || v > 1000000)
+		return 0;
+	*val = (int)v;
+	return 1;
 }
+
+/*
+ * ts_reason_spec_parse - "NAME" or "NAME@SCOPE", any case: a dependency
+ * (with an optional scope), a retain reason, UNREPORTED or NOT_NOHZ_FULL,
+ * or a value named by number as reports show them.  Returns 0, or -1 when
+ * the text names no reason.
+ */
+int ts_reason_spec_parse(const char *text, struct ts_reason_spec *spec)
+{
+	char name[64], *at;
+
+	if (snprintf(name, sizeof(name), "%s", text) >= (int)sizeof(name))
+		return -1;
+	spec->scope = -1;
+	at = strchr(name, '@');
+	if (at) {
+		*at++ = '\0';
+		for (spec->scope = 0; spec->scope < TS_NR_SCOPES; spec->scope++)
+			if (!strcasecmp(at, ts_scope_name(spec->scope)))
+				break;
+		if (spec->scope == TS_NR_SCOPES)
+			return -1;
+	}
+	spec->dep = ts_dep_from_name(name);
+	if (spec->dep < 0 && !numbered(name, "DEP_BIT", &spec->dep))
+		spec->dep = -1;
+	spec->retain = spec->none = -1;
+	if (at)		/* only dependencies have a scope */
+		return spec->dep >= 0 ? 0 : -1;
+	spec->retain = ts_retain_from_name(name);
+	if (spec->retain < 0 && !numbered(name, "RETAIN_", &spec->retain))
+		spec->retain = -1;
+	for (int v = 0; v < (int)(sizeof(none_names) / sizeof(none_names[0])); v++)
+		if (!strcasecmp(name, none_names[v]))
+			spec->none = v;
+	return spec->dep >= 0 || spec->retain >= 0 || spec->none >= 0 ? 0 : -1;
+}
+
+/* ts_reason_spec_matches - does a parsed spec name this reason? */
+int ts_reason_spec_matches(const struct ts_reason *r, const struct ts_reason_spec *spec)
+{
+	switch (r->class) {
+	case TS_RC_DEP:
+		return r->value == spec->dep && (spec->scope < 0 || r->scope == spec->scope);
+	case TS_RC_RETAIN:
+		return r->value == spec->retain;
+	default:
+		return r->value == spec->none;
+	}
+}
+
+/* ts_reason_matches - does "NAME" or "NAME@SCOPE" (any case) name this reason? */
+int ts_reason_matches(const struct ts_reason *r, const char *text)
+{
+	struct ts_reason_spec spec;
+
+	return !ts_reason_spec_parse(text, &spec) && ts_reason_spec_matches(r, &spec);
+}
+
+/* ts_reason_name_list - every reason name and scope, for error messages */
+void ts_reason_name_list(char *buf, size_t len)
+{
+	size_t used = 0;
+
+#define ADD(...) (used += snprintf(buf + used, used < len ? len - used : 0, __VA_ARGS__))
+	buf[0] = '\0';
+	for (int i = 0; i < TS_DEP_BITS; i++)
+		ADD("%s%s", used ? ", " : "", ts_dep_name(i));
+	for (int i = 1; ts_retain_from_name(ts_retain_name(i)) == i; i++)
+		if (ts_dep_from_name(ts_retain_name(i)) < 0)	/* RCU is both */
+			ADD(", %s", ts_retain_name(i));
+	for (size_t i = 0; i < sizeof(none_names) / sizeof(none_names[0]); i++)
+		ADD(", %s", none_names[i]);
+	ADD("; a dependency may take @SCOPE, one of ");
+	for (int i = 0; i < TS_NR_SCOPES; i++)
+		ADD("%s%s", i ? ", " : "", ts_scope_name(i));
+#undef ADD
+}
+
+/* The one table of state names: reports, the CSV and the start marks use it. */
+static const char * const tick_state_names[TS_NR_TICK] = { "unknown", "running", "stopped" };
+static const char * const idle_state_names[TS_NR_IDLE] = { "unknown", "busy", "idle" };
 
 const char *ts_tick_state_name(enum ts_tick_state s)
 {
-	static const char * const names[] = { "unknown", "running", "stopped" };
-
-	return s < TS_NR_TICK ? names[s] : "?";
+	return s < TS_NR_TICK ? tick_state_names[s] : "?";
 }
 
 const char *ts_idle_state_name(enum ts_idle_state s)
 {
-	static const char * const names[] = { "unknown", "busy", "idle" };
+	return s < TS_NR_IDLE ? idle_state_names[s] : "?";
+}
 
-	return s < TS_NR_IDLE ? names[s] : "?";
+/* ts_parse_state_pair - "TICK,IDLE" as ts_*_state_name() write them; 0 or -1 */
+int ts_parse_state_pair(const char *text, enum ts_tick_state *tick, enum ts_idle_state *idle)
+{
+	const char *comma = strchr(text, ',');
+	int t = -1, i = -1;
+
+	if (!comma)
+		return -1;
+	for (int k = 0; k < TS_NR_TICK; k++)
+		if (strlen(tick_state_names[k]) == (size_t)(comma - text) &&
+		    !strncmp(text, tick_state_names[k], comma - text))
+			t = k;
+	for (int k = 0; k < TS_NR_IDLE; k++)
+		if (!strcmp(comma + 1, idle_state_names[k]))
+			i = k;
+	if (t < 0 || i < 0)
+		return -1;
+	*tick = t;
+	*idle = i;
+	return 0;
 }
 
 uint64_t ts_cpu_window_ns(const struct ts_analysis *an)

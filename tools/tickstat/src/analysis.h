@@ -11,7 +11,9 @@
 #ifndef TICKSTAT_ANALYSIS_H
 #define TICKSTAT_ANALYSIS_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "event.h"
 #include "hist.h"
@@ -21,6 +23,7 @@
 #define TS_MAX_ACTIVE		(TS_DEP_BITS * 4 + 1)
 #define TS_MAX_CULPRITS		256
 #define TS_MAX_CALLERS		256
+#define TS_MAX_TASKS		64	/* co-runners kept per CPU; the rest is "other" */
 
 enum ts_tick_state { TS_TICK_UNKNOWN, TS_TICK_RUNNING, TS_TICK_STOPPED, TS_NR_TICK };
 enum ts_idle_state { TS_IDLE_UNKNOWN, TS_IDLE_BUSY, TS_IDLE_IDLE, TS_NR_IDLE };
@@ -29,6 +32,24 @@ enum ts_reason_class {
 	TS_RC_NONE,		/* the tick runs and no decision said why */
 	TS_RC_DEP,		/* a tick dependency bit (value), in a scope */
 	TS_RC_RETAIN,		/* a tick_retain reason (value) */
+};
+
+/* Values of the TS_RC_NONE reasons. */
+enum ts_none_reason {
+	TS_NONE_UNREPORTED,	/* nothing said why since the last state change */
+	TS_NONE_NOT_NOHZ_FULL,	/* a busy CPU outside nohz_full: by design */
+};
+
+/*
+ * A reason named by the user (--forbid NAME[@SCOPE]).  A name may stand
+ * for a dependency and a retain reason at once (RCU); -1: not that class.
+ * A scope (-1: any) narrows it to the dependency.
+ */
+struct ts_reason_spec {
+	int dep;
+	int retain;
+	int none;
+	int scope;
 };
 
 struct ts_reason {
@@ -47,12 +68,30 @@ struct ts_caps {
 	int restart;
 	int dep_events;
 	int sched_switch;
-	int tick_expiry;	/* hrtimer_expire_entry and tick_sched_timer */
+	int tick_expiry;	/* hrtimer_expire_entry and the tick's function */
 };
 
 struct ts_cpu;
 
-/* One constant-state stretch of one CPU, for the CSV timeline. */
+/*
+ * A task that ran on a CPU (a co-runner): its time there, the part of it
+ * with the tick running (held), and with SCHED among the reasons.
+ */
+struct ts_task_time {
+	int pid;
+	uint64_t run_ns;
+	uint64_t held_ns;
+	uint64_t sched_ns;
+};
+
+/*
+ * One constant-state stretch of one CPU, for the CSV timeline, with the
+ * tick interrupts inside it.  Segments of a CPU come in time order; a long
+ * stretch is split after TS_SEG_MAX_TICKS ticks to keep memory bounded.
+ * A segment with no_span carries only ticks (at the window's edge).
+ */
+#define TS_SEG_MAX_TICKS	1024
+
 struct ts_segment {
 	int cpu;
 	uint64_t start;
@@ -62,6 +101,10 @@ struct ts_segment {
 	const struct ts_cpu *owner;
 	const int *reasons;		/* indexes into owner->reasons */
 	int nr_reasons;
+	int task;			/* pid running: 0 idle, -1 unknown */
+	const uint64_t *ticks;		/* tick interrupts in [start, end] */
+	int nr_ticks;
+	int no_span;
 };
 
 struct ts_cpu {
@@ -74,6 +117,7 @@ struct ts_cpu {
 	enum ts_idle_state idle;
 	uint64_t last_ts;
 	int started;			/* any event processed */
+	int cut;			/* past the end of the time range */
 	int snap_tick_checked;		/* a tick event came before the snapshot */
 	int snap_idle_checked;		/* a switch came before the snapshot */
 	int active_reasons[TS_MAX_ACTIVE];
@@ -81,11 +125,15 @@ struct ts_cpu {
 	uint64_t stop_start;
 	int stop_censored;		/* stopped since before the window */
 	int sched_detail;		/* last SCHED sub-reason for this CPU */
+	uint64_t sched_detail_ts;	/* when it was set */
+	int cur_pid;			/* the task running now: 0 idle, -1 unknown */
 
 	/* the timeline segment not yet emitted */
 	struct ts_segment seg;
 	int seg_reasons[TS_MAX_ACTIVE];
 	int seg_valid;
+	uint64_t *seg_ticks;		/* TS_SEG_MAX_TICKS, when a timeline is kept */
+	int nr_seg_ticks;
 
 	/* metrics */
 	uint64_t time[TS_NR_TICK][TS_NR_IDLE];
@@ -101,6 +149,10 @@ struct ts_cpu {
 	uint64_t stop_success;
 	uint64_t stop_fail;
 	uint64_t events;
+	struct ts_task_time tasks[TS_MAX_TASKS];	/* co-runners */
+	int nr_tasks;
+	int last_task;			/* index of the last one charged */
+	struct ts_task_time tasks_other;	/* those beyond TS_MAX_TASKS */
 	uint64_t lost_events;
 	uint64_t lost_unknown;		/* gaps of an unknown size */
 };
@@ -122,17 +174,18 @@ struct ts_symbol {
 	char *name;
 };
 
-typedef void (*ts_segment_fn)(void *ctx, const struct ts_segment *seg);
-typedef void (*ts_tick_fn)(void *ctx, int cpu, uint64_t ts);
 
 struct ts_analysis {
 	struct ts_caps caps;
-	uint64_t win_start;
-	uint64_t win_end;
+	uint64_t win_start;		/* the reported window: the data's span */
+	uint64_t win_end;		/* cut by the time range, if any */
 	int win_start_known;
+	uint64_t data_start;		/* the span the source covers */
+	uint64_t data_end;
 	uint64_t snapshot_ts;		/* 0: no initial-state snapshot */
 	uint64_t range_start;		/* report only this part (0, 0: all) */
 	uint64_t range_end;
+	int nohz_default;		/* nohz_full of a CPU not named: -1 unknown, 0 */
 	int counting;			/* the current event lies in the range */
 	int nr_cpus;			/* highest CPU + 1 */
 	struct ts_cpu *cpus[TS_MAX_CPUS];
@@ -146,7 +199,7 @@ struct ts_analysis {
 	int nr_callers;
 
 	/* comm of a pid, as far as the stream told */
-	struct ts_comm { int pid; char comm[16]; } *comms;
+	struct ts_comm { int pid; char comm[16]; uint64_t ts; } *comms;
 	int nr_comms;
 	int comm_slots;
 
@@ -157,10 +210,11 @@ struct ts_analysis {
 	char clock[32];
 	char nohz_full[128];
 	uint64_t overrun;		/* ring-buffer overruns the kernel counted */
+	uint64_t bad_records;		/* records too short for their format */
+	uint64_t bad_pages;		/* ring-buffer pages that were corrupt */
 
-	ts_segment_fn on_segment;
-	ts_tick_fn on_tick;
-	void *out_ctx;
+	FILE *timeline;			/* segments, if kept: written by the state machine only */
+	int timeline_error;
 };
 
 void ts_analysis_init(struct ts_analysis *an);
@@ -174,16 +228,34 @@ void ts_analysis_set_initial(struct ts_analysis *an, int cpu,
 int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev);
 int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_t count);
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end);
+void ts_analysis_advance(struct ts_analysis *an, uint64_t ts);
+void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts);
+int ts_analysis_keep_timeline(struct ts_analysis *an);
+
+/* Reading the kept timeline back, once the analysis is finished. */
+struct ts_timeline_iter {
+	long pos;
+	int reasons[TS_MAX_ACTIVE];
+	uint64_t ticks[TS_SEG_MAX_TICKS];
+};
+
+int ts_timeline_next(const struct ts_analysis *an, struct ts_timeline_iter *it,
+		     struct ts_segment *seg);
 
 void ts_comm_set(struct ts_analysis *an, int pid, const char *comm);
+void ts_comm_seen(struct ts_analysis *an, int pid, const char *comm, uint64_t ts);
 const char *ts_comm_get(const struct ts_analysis *an, int pid);
 void ts_caller_set(struct ts_analysis *an, uint64_t addr, const char *name);
 const char *ts_caller_get(const struct ts_analysis *an, uint64_t addr);
 
 const char *ts_reason_name(const struct ts_reason *r, char *buf, int len);
+int ts_reason_spec_parse(const char *text, struct ts_reason_spec *spec);
+int ts_reason_spec_matches(const struct ts_reason *r, const struct ts_reason_spec *spec);
 int ts_reason_matches(const struct ts_reason *r, const char *spec);
+void ts_reason_name_list(char *buf, size_t len);
 const char *ts_tick_state_name(enum ts_tick_state s);
 const char *ts_idle_state_name(enum ts_idle_state s);
+int ts_parse_state_pair(const char *text, enum ts_tick_state *tick, enum ts_idle_state *idle);
 
 /* derived numbers */
 uint64_t ts_cpu_window_ns(const struct ts_analysis *an);

@@ -2,11 +2,14 @@
 /*
  * check.c - thresholds over the metrics, per CPU, and their verdicts.
  *
- * A threshold that cannot be evaluated (no busy time to take a share of)
- * is NOT_APPLICABLE: it neither passes nor fails, and JUnit shows it as
- * skipped.  Too much unknown time or lost events fail the check, because
- * a verdict on a partial stream would be a guess.
+ * A threshold that cannot be evaluated on a CPU (no busy time to take a
+ * share of, no tick events to count) is NOT_APPLICABLE there: it neither
+ * passes nor fails, and JUnit shows it as skipped.  A threshold that no CPU
+ * could evaluate is an error, not a pass: the data is not what the user
+ * meant.  Too much unknown time or lost events fail the check, because a
+ * verdict on a partial stream would be a guess.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +24,24 @@ void ts_check_opts_init(struct ts_check_opts *o)
 	o->min_window_share = -1;
 	o->max_tick_rate = -1;
 	o->max_unknown = 5.0;
+}
+
+/*
+ * ts_check_add_forbid - one --forbid item, NAME or NAME@SCOPE.  Returns 0,
+ * -1 when the name is not a reason, -2 when there are too many.
+ */
+int ts_check_add_forbid(struct ts_check_opts *o, const char *text)
+{
+	struct ts_forbid *f;
+
+	if (o->nr_forbid == TS_MAX_FORBID)
+		return -2;
+	f = &o->forbid[o->nr_forbid];
+	if (ts_reason_spec_parse(text, &f->spec))
+		return -1;
+	snprintf(f->text, sizeof(f->text), "%s", text);
+	o->nr_forbid++;
+	return 0;
 }
 
 const char *ts_status_name(enum ts_status s)
@@ -85,22 +106,26 @@ static int check_cpu(const struct ts_analysis *an, const struct ts_cpu *c,
 	    min_share(v, c->cpu, "min-tickless", m.tickless_share,
 		      o->min_window_share, "known"))
 		return -1;
-	if (o->max_tick_rate >= 0) {
+	if (o->max_tick_rate >= 0 && !an->caps.tick_expiry) {
 		/* without tick events the count is unknown: never a pass */
-		it = add(v, c->cpu, "max-tick-rate",
-			 an->caps.tick_expiry && m.tick_rate_hz <= o->max_tick_rate ?
-			 TS_PASS : TS_FAIL);
+		it = add(v, c->cpu, "max-tick-rate", TS_NOT_APPLICABLE);
 		if (!it)
 			return -1;
-		snprintf(it->detail, sizeof(it->detail), "%llu ticks, %.3f Hz, maximum %.3f Hz%s",
-			 (unsigned long long)c->ticks, m.tick_rate_hz, o->max_tick_rate,
-			 an->caps.tick_expiry ? "" : " (no tick events: count unknown)");
+		snprintf(it->detail, sizeof(it->detail),
+			 "no tick events (hrtimer_expire_entry of the tick's timer): count unknown");
+	} else if (o->max_tick_rate >= 0) {
+		it = add(v, c->cpu, "max-tick-rate",
+			 m.tick_rate_hz <= o->max_tick_rate ? TS_PASS : TS_FAIL);
+		if (!it)
+			return -1;
+		snprintf(it->detail, sizeof(it->detail), "%llu ticks, %.3f Hz, maximum %.3f Hz",
+			 (unsigned long long)c->ticks, m.tick_rate_hz, o->max_tick_rate);
 	}
 	for (int i = 0; i < o->nr_forbid; i++) {
 		uint64_t t = 0, n = 0;
 
 		for (int r = 0; r < c->nr_reasons; r++) {
-			if (ts_reason_matches(&c->reasons[r], o->forbid[i])) {
+			if (ts_reason_spec_matches(&c->reasons[r], &o->forbid[i].spec)) {
 				t += c->reasons[r].time_ns;
 				n += c->reasons[r].events;
 			}
@@ -109,7 +134,7 @@ static int check_cpu(const struct ts_analysis *an, const struct ts_cpu *c,
 		if (!it)
 			return -1;
 		snprintf(it->detail, sizeof(it->detail), "%s: held the tick %.6f s in %llu decisions",
-			 o->forbid[i], t / 1e9, (unsigned long long)n);
+			 o->forbid[i].text, t / 1e9, (unsigned long long)n);
 	}
 	it = add(v, c->cpu, "max-unknown",
 		 m.unknown_share * 100.0 <= o->max_unknown ? TS_PASS : TS_FAIL);
@@ -128,8 +153,41 @@ static int check_cpu(const struct ts_analysis *an, const struct ts_cpu *c,
 }
 
 /*
+ * A threshold that was not applicable on any CPU gives no verdict: name it
+ * in v->error, with what every CPU said.
+ */
+static void find_unevaluated(struct ts_verdict *v)
+{
+	static const char * const names[] = {
+		"min-busy-tickless", "min-idle-tickless", "min-tickless", "max-tick-rate",
+	};
+
+	for (unsigned int k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		const struct ts_verdict_item *na = NULL;
+		int seen = 0, evaluated = 0;
+
+		for (int i = 0; i < v->nr; i++) {
+			if (strcmp(v->items[i].name, names[k]))
+				continue;
+			seen++;
+			if (v->items[i].status == TS_NOT_APPLICABLE)
+				na = &v->items[i];
+			else
+				evaluated++;
+		}
+		if (seen && !evaluated) {
+			snprintf(v->error, sizeof(v->error),
+				 "--%s could not be evaluated on any of the %d CPUs checked (CPU %d: %s)",
+				 names[k], seen, na->cpu, na->detail);
+			return;
+		}
+	}
+}
+
+/*
  * ts_check_run - evaluate every threshold on every reported CPU.
- * Returns 0 (see v->failed), or -1 when out of memory.
+ * Returns 0 (see v->failed; v->error says when there is no verdict), or
+ * -1 when out of memory.
  */
 int ts_check_run(const struct ts_analysis *an, const struct ts_check_opts *o,
 		 struct ts_verdict *v)
@@ -141,6 +199,7 @@ int ts_check_run(const struct ts_analysis *an, const struct ts_check_opts *o,
 		if (c && c->active && check_cpu(an, c, o, v))
 			return -1;
 	}
+	find_unevaluated(v);
 	return 0;
 }
 

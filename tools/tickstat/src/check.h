@@ -17,7 +17,10 @@ struct ts_check_opts {
 	double min_window_share;
 	double max_tick_rate;		/* Hz; < 0: not checked */
 	double max_unknown;		/* percent of the window */
-	char *forbid[TS_MAX_FORBID];
+	struct ts_forbid {
+		char text[64];		/* as the user wrote it */
+		struct ts_reason_spec spec;
+	} forbid[TS_MAX_FORBID];
 	int nr_forbid;
 	int allow_lost;
 };
@@ -35,9 +38,11 @@ struct ts_verdict {
 	struct ts_verdict_item *items;
 	int nr;
 	int failed;
+	char error[512];	/* a threshold no CPU could evaluate: no verdict */
 };
 
 void ts_check_opts_init(struct ts_check_opts *o);
+int ts_check_add_forbid(struct ts_check_opts *o, const char *text);
 int ts_check_run(const struct ts_analysis *an, const struct ts_check_opts *o,
 		 struct ts_verdict *v);
 void ts_verdict_free(struct ts_verdict *v);

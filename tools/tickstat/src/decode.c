@@ -30,7 +30,7 @@ static struct tep_format_field *field(struct tep_event *ev, const char *name)
  */
 int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps *caps)
 {
-	struct tep_event *stop, *retain, *restart, *set, *clr, *sw, *hrt;
+	struct tep_event *stop, *retain, *restart, *set, *clr, *sw, *hrt, *print;
 	struct tep_format_field **f = d->field;
 	uint64_t tick_fn = d->tick_fn;
 
@@ -44,6 +44,7 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 	clr = find_event(tep, "timer", "tick_dep_clear", &d->id_dep_clear);
 	sw = find_event(tep, "sched", "sched_switch", &d->id_switch);
 	hrt = find_event(tep, "timer", "hrtimer_expire_entry", &d->id_hrtimer);
+	print = find_event(tep, "ftrace", "print", &d->id_print);
 
 	f[F_STOP_SUCCESS] = field(stop, "success");
 	f[F_STOP_DEP] = field(stop, "dependency");
@@ -72,6 +73,7 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 	f[F_SW_NEXT_COMM] = field(sw, "next_comm");
 	f[F_SW_NEXT_PID] = field(sw, "next_pid");
 	f[F_HRT_FUNCTION] = field(hrt, "function");
+	f[F_PRINT_BUF] = field(print, "buf");
 	f[F_PID] = stop ? tep_find_common_field(stop, "common_pid") : NULL;
 
 	memset(caps, 0, sizeof(*caps));
@@ -86,7 +88,8 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 			   f[F_CLR_CALLER];
 	caps->sched_switch = f[F_SW_PREV_PID] && f[F_SW_NEXT_PID] &&
 			     f[F_SW_PREV_COMM] && f[F_SW_NEXT_COMM];
-	caps->tick_expiry = !!f[F_HRT_FUNCTION];
+	/* without the tick's function address, no expiry can be told apart */
+	caps->tick_expiry = f[F_HRT_FUNCTION] && d->tick_fn;
 	return caps->tick_stop ? 0 : -1;
 }
 
@@ -96,9 +99,33 @@ static int num(struct ts_decoder *d, enum ts_field_id id, struct tep_record *rec
 {
 	struct tep_format_field *f = d->field[id];
 
+	const unsigned char *p;
+
 	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
 	    f->offset + f->size > rec->size)
 		return -1;
+	/*
+	 * Files and the live buffers are little-endian (the readers refuse
+	 * others): read the bytes directly, as tep_read_number_field() would on
+	 * a little-endian host, without its calls per field.
+	 */
+	p = (const unsigned char *)rec->data + f->offset;
+	switch (f->size) {
+	case 1:
+		*val = p[0];
+		return 0;
+	case 2:
+		*val = p[0] | p[1] << 8;
+		return 0;
+	case 4:
+		*val = p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+		return 0;
+	case 8:
+		*val = 0;
+		for (int i = 7; i >= 0; i--)
+			*val = *val << 8 | p[i];
+		return 0;
+	}
 	return tep_read_number_field(f, rec->data, val);
 }
 
@@ -114,26 +141,6 @@ static int comm(struct ts_decoder *d, enum ts_field_id id, struct tep_record *re
 	memcpy(buf, (char *)rec->data + f->offset, n);
 	buf[n] = '\0';
 	return 0;
-}
-
-/* Is this hrtimer callback the tick's own, tick_sched_timer()? */
-static int is_tick_fn(struct ts_decoder *d, uint64_t addr)
-{
-	const char *name;
-	int is_tick;
-
-	if (d->tick_fn)
-		return addr == d->tick_fn;
-	for (int i = 0; i < TS_FN_CACHE; i++)
-		if (d->fn_cache[i].addr == addr)
-			return d->fn_cache[i].is_tick;
-	name = tep_find_function(d->tep, addr);
-	is_tick = name && !strcmp(name, "tick_sched_timer") &&
-		  tep_find_function_address(d->tep, addr) == addr;
-	d->fn_cache[d->fn_next].addr = addr;
-	d->fn_cache[d->fn_next].is_tick = is_tick;
-	d->fn_next = (d->fn_next + 1) % TS_FN_CACHE;
-	return is_tick;
 }
 
 static int decode_stop(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
@@ -219,6 +226,24 @@ static int decode_switch(struct ts_decoder *d, struct tep_record *rec, struct ts
 }
 
 /*
+ * ts_decode_print - the text of an ftrace:print record (a trace marker).
+ * Returns 1 with text and len (up to the first NUL), 0 for another record.
+ */
+int ts_decode_print(struct ts_decoder *d, struct tep_record *rec, const char **text, size_t *len)
+{
+	struct tep_format_field *f = d->field[F_PRINT_BUF];
+	const char *p;
+
+	if (!f || d->id_print < 0 || rec->size < 8 || tep_data_type(d->tep, rec) != d->id_print ||
+	    f->offset < 0 || f->offset > rec->size)
+		return 0;
+	p = (const char *)rec->data + f->offset;
+	*text = p;
+	*len = strnlen(p, rec->size - f->offset);
+	return 1;
+}
+
+/*
  * ts_decode - decode one record.
  * Returns 1 with *ev filled, 0 for a record of no interest, -1 for a record
  * too short for its format (counted in bad_records).
@@ -256,7 +281,7 @@ int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 	} else if (type == d->id_hrtimer) {
 		if (num(d, F_HRT_FUNCTION, rec, &v))
 			goto bad;
-		if (!is_tick_fn(d, v))
+		if (!d->tick_fn || v != d->tick_fn)
 			return 0;
 		ev->kind = TS_EV_TICK;
 	} else {

@@ -22,24 +22,22 @@ enum ts_field_id {
 	F_CLR_DEP, F_CLR_SCOPE, F_CLR_TARGET, F_CLR_SCHED, F_CLR_CALLER,
 	F_SW_PREV_COMM, F_SW_PREV_PID, F_SW_NEXT_COMM, F_SW_NEXT_PID,
 	F_HRT_FUNCTION,
+	F_PRINT_BUF,
 	F_PID,
 	TS_NR_FIELDS,
 };
 
-#define TS_FN_CACHE	8
-
 struct ts_decoder {
 	struct tep_handle *tep;
 	int id_stop, id_retain, id_restart, id_dep_set, id_dep_clear;
-	int id_switch, id_hrtimer;
+	int id_switch, id_hrtimer, id_print;
 	struct tep_format_field *field[TS_NR_FIELDS];
-	uint64_t tick_fn;		/* address of tick_sched_timer, 0 unknown */
-	struct { uint64_t addr; int is_tick; } fn_cache[TS_FN_CACHE];
-	int fn_next;
+	uint64_t tick_fn;		/* the tick's hrtimer function, 0 unknown */
 	uint64_t bad_records;		/* records too short for their format */
 };
 
 int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps *caps);
 int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev);
+int ts_decode_print(struct ts_decoder *d, struct tep_record *rec, const char **text, size_t *len);
 
 #endif

@@ -19,7 +19,7 @@ enum ts_kind {
 	TS_EV_DEP_SET,		/* timer:tick_dep_set (patched) */
 	TS_EV_DEP_CLEAR,	/* timer:tick_dep_clear (patched) */
 	TS_EV_SWITCH,		/* sched:sched_switch: idle or busy */
-	TS_EV_TICK,		/* hrtimer_expire_entry of tick_sched_timer */
+	TS_EV_TICK,		/* hrtimer_expire_entry of the tick's own timer */
 	TS_EV_LOST,		/* the ring buffer dropped events before this */
 };
 

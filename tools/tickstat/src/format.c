@@ -64,6 +64,8 @@ static int decl_ok(const char *d, const char *end)
 		return 0;
 	while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
 		p++;
+	if (p + 2 == end && p[0] == '[' && p[1] == ']')
+		p += 2;		/* a dynamic array, as ftrace:print's "char buf[]" */
 	if (p < end) {
 		if (*p++ != '[' || p == end || !isdigit((unsigned char)*p))
 			return 0;
@@ -125,9 +127,9 @@ static int number_item(const char **p, const char *end, const char *name, long *
 static const char * const known_fields[] = {
 	"common_type", "common_flags", "common_preempt_count", "common_pid",
 	"success", "dependency", "global_deps", "cpu_deps", "task_deps", "process_deps",
-	"reason", "delta_ns", "stopped_ns", "idle", "cause", "scope", "target", "sched",
+	"reason", "delta_ns", "stopped_ns", "idle", "idle_loop", "cause", "scope", "target", "sched",
 	"caller", "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm",
-	"next_pid", "next_prio", "hrtimer", "now", "function",
+	"next_pid", "next_prio", "hrtimer", "now", "function", "ip", "buf",
 	/* header_page */
 	"timestamp", "commit", "overwrite", "data",
 };
@@ -268,25 +270,4 @@ char *ts_format_clean(const char *text, size_t len, int header_page)
 		return NULL;
 	}
 	return o.buf;
-}
-
-/* ts_crc32 - the CRC-32 of zlib and PNG (reflected 0xEDB88320) */
-uint32_t ts_crc32(const void *data, size_t len)
-{
-	static uint32_t table[256];
-	const unsigned char *p = data;
-	uint32_t crc = 0xffffffff;
-
-	if (!table[1]) {
-		for (uint32_t i = 0; i < 256; i++) {
-			uint32_t c = i;
-
-			for (int k = 0; k < 8; k++)
-				c = c & 1 ? 0xedb88320 ^ (c >> 1) : c >> 1;
-			table[i] = c;
-		}
-	}
-	while (len--)
-		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return crc ^ 0xffffffff;
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * format.h - check event format texts before libtraceevent parses them,
- * and the CRC32 that guards each section of a recording.
+ * format.h - check event format texts before libtraceevent parses them.
  */
 #ifndef TICKSTAT_FORMAT_H
 #define TICKSTAT_FORMAT_H
@@ -10,6 +9,5 @@
 #include <stdint.h>
 
 char *ts_format_clean(const char *text, size_t len, int header_page);
-uint32_t ts_crc32(const void *data, size_t len);
 
 #endif

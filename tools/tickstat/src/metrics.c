@@ -2,6 +2,7 @@
 /*
  * metrics.c - derive a CPU's report numbers from its accumulated times.
  */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,13 +29,12 @@ void ts_metrics_of(const struct ts_analysis *an, const struct ts_cpu *c, struct 
 	m->tick_rate_hz = m->window_ns ? (double)c->ticks * 1e9 / (double)m->window_ns : 0;
 }
 
-static const struct ts_cpu *sort_cpu;
-static const struct ts_analysis *sort_an;
-
-static int by_reason_time(const void *a, const void *b)
+/* qsort_r comparators: the CPU or analysis comes as an argument, never as a static */
+static int by_reason_time(const void *a, const void *b, void *ctx)
 {
-	const struct ts_reason *x = &sort_cpu->reasons[*(const int *)a];
-	const struct ts_reason *y = &sort_cpu->reasons[*(const int *)b];
+	const struct ts_cpu *c = ctx;
+	const struct ts_reason *x = &c->reasons[*(const int *)a];
+	const struct ts_reason *y = &c->reasons[*(const int *)b];
 
 	if (x->time_ns != y->time_ns)
 		return x->time_ns < y->time_ns ? 1 : -1;
@@ -48,20 +48,60 @@ int ts_reason_order(const struct ts_cpu *c, int *order)
 {
 	for (int i = 0; i < c->nr_reasons; i++)
 		order[i] = i;
-	sort_cpu = c;
-	qsort(order, c->nr_reasons, sizeof(int), by_reason_time);
+	qsort_r(order, c->nr_reasons, sizeof(int), by_reason_time, (void *)c);
 	return c->nr_reasons;
 }
 
-static int by_culprit(const void *a, const void *b)
+static int by_held_time(const void *a, const void *b, void *ctx)
 {
-	const struct ts_culprit *x = &sort_an->culprits[*(const int *)a];
-	const struct ts_culprit *y = &sort_an->culprits[*(const int *)b];
+	const struct ts_cpu *c = ctx;
+	const struct ts_task_time *x = &c->tasks[*(const int *)a];
+	const struct ts_task_time *y = &c->tasks[*(const int *)b];
+
+	if (x->held_ns != y->held_ns)
+		return x->held_ns < y->held_ns ? 1 : -1;
+	if (x->run_ns != y->run_ns)
+		return x->run_ns < y->run_ns ? 1 : -1;
+	return x->pid - y->pid;
+}
+
+/* ts_task_order - indexes of a CPU's co-runners, most time with the tick held first */
+int ts_task_order(const struct ts_cpu *c, int *order)
+{
+	for (int i = 0; i < c->nr_tasks; i++)
+		order[i] = i;
+	qsort_r(order, c->nr_tasks, sizeof(int), by_held_time, (void *)c);
+	return c->nr_tasks;
+}
+
+/*
+ * Culprits by CPU and most sets first, then by what they are, so that the
+ * order does not depend on the order the CPUs' events were read in.
+ */
+static int by_culprit(const void *a, const void *b, void *ctx)
+{
+	const struct ts_analysis *an = ctx;
+	const struct ts_culprit *x = &an->culprits[*(const int *)a];
+	const struct ts_culprit *y = &an->culprits[*(const int *)b];
 
 	if (x->cpu != y->cpu)
 		return x->cpu - y->cpu;
 	if (x->sets != y->sets)
 		return x->sets < y->sets ? 1 : -1;
+	if (x->clears != y->clears)
+		return x->clears < y->clears ? 1 : -1;
+	if (x->bit != y->bit)
+		return x->bit < y->bit ? -1 : 1;
+	if (x->scope != y->scope)
+		return x->scope - y->scope;
+	if (x->target != y->target)
+		return x->target - y->target;
+	if (x->sched != y->sched)
+		return x->sched - y->sched;
+	if (x->pid != y->pid)
+		return x->pid - y->pid;
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
 	return *(const int *)a - *(const int *)b;
 }
 
@@ -70,7 +110,6 @@ int ts_culprit_order(const struct ts_analysis *an, int *order)
 {
 	for (int i = 0; i < an->nr_culprits; i++)
 		order[i] = i;
-	sort_an = an;
-	qsort(order, an->nr_culprits, sizeof(int), by_culprit);
+	qsort_r(order, an->nr_culprits, sizeof(int), by_culprit, (void *)an);
 	return an->nr_culprits;
 }

@@ -28,5 +28,6 @@ struct ts_metrics {
 void ts_metrics_of(const struct ts_analysis *an, const struct ts_cpu *c, struct ts_metrics *m);
 int ts_reason_order(const struct ts_cpu *c, int *order);
 int ts_culprit_order(const struct ts_analysis *an, int *order);
+int ts_task_order(const struct ts_cpu *c, int *order);
 
 #endif

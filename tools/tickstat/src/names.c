@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "event.h"
 
@@ -53,11 +54,11 @@ const char *ts_dep_name(unsigned int bit)
 	return number_name("DEP_BIT", bit);
 }
 
-/* ts_dep_from_name - bit number of a dependency name, or -1 */
+/* ts_dep_from_name - bit number of a dependency name (any case), or -1 */
 int ts_dep_from_name(const char *name)
 {
 	for (int i = 0; i < TS_DEP_BITS; i++)
-		if (!strcmp(name, dep_names[i]))
+		if (!strcasecmp(name, dep_names[i]))
 			return i;
 	return -1;
 }
@@ -78,11 +79,11 @@ const char *ts_retain_name(int reason)
 	return number_name("RETAIN_", reason);
 }
 
-/* ts_retain_from_name - TICK_RETAIN_* value of a name, or -1 */
+/* ts_retain_from_name - TICK_RETAIN_* value of a name (any case), or -1 */
 int ts_retain_from_name(const char *name)
 {
 	for (int i = 1; i < NR_RETAIN; i++)
-		if (!strcmp(name, retain_names[i]))
+		if (!strcasecmp(name, retain_names[i]))
 			return i;
 	return -1;
 }

@@ -5,6 +5,7 @@
  * null in JSON, never 0.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "metrics.h"
@@ -193,6 +194,48 @@ static void table_culprits(FILE *f, const struct ts_analysis *an, const struct t
 			an->culprits_dropped, TS_MAX_CULPRITS);
 }
 
+/* Tasks that ran while the tick ran: who shared the CPU when SCHED held it. */
+static void table_co_runners(FILE *f, const struct ts_analysis *an,
+			     const struct ts_output_opts *o)
+{
+	int order[TS_MAX_TASKS];
+	char held[16], sched[16], ran[16], task[48];
+
+	fprintf(f, "#\n# tasks that ran while the tick ran (co-runners; SCHED: while SCHED held it)\n");
+	if (!an->caps.sched_switch) {
+		fprintf(f, "# unknown: no sched:sched_switch events\n");
+		return;
+	}
+	fprintf(f, "# %3s %-26s %10s %10s %10s\n", "CPU", "task", "held", "SCHED", "ran");
+	for (int i = 0; i < an->nr_cpus; i++) {
+		const struct ts_cpu *c = an->cpus[i];
+		int n, shown = 0;
+
+		if (!c || !c->active)
+			continue;
+		n = ts_task_order(c, order);
+		for (int k = 0; k < n; k++) {
+			const struct ts_task_time *t = &c->tasks[order[k]];
+			const char *comm = ts_comm_get(an, t->pid);
+
+			if (!t->held_ns)
+				break;		/* the rest never ran with the tick on */
+			if (shown++ >= o->top)
+				continue;
+			snprintf(task, sizeof(task), "%.16s(%d)", comm ? comm : "?", t->pid);
+			fprintf(f, "  %3d %-26s %10s %10s %10s\n", c->cpu, task,
+				dur(held, 16, t->held_ns), dur(sched, 16, t->sched_ns),
+				dur(ran, 16, t->run_ns));
+		}
+		more_not_shown(f, c->cpu, shown, o->top);
+		if (c->tasks_other.held_ns)
+			fprintf(f, "  %3d %-26s %10s %10s %10s\n", c->cpu, "(other tasks)",
+				dur(held, 16, c->tasks_other.held_ns),
+				dur(sched, 16, c->tasks_other.sched_ns),
+				dur(ran, 16, c->tasks_other.run_ns));
+	}
+}
+
 /* ts_output_table - the human report */
 void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_output_opts *o)
 {
@@ -211,8 +254,13 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 	table_reasons(f, an, o);
 	table_restarts(f, an);
 	table_culprits(f, an, o);
+	table_co_runners(f, an, o);
 	if (an->overrun)
 		fprintf(f, "#\n# WARNING: the ring buffer overwrote %" PRIu64 " events\n", an->overrun);
+	if (an->bad_records || an->bad_pages)
+		fprintf(f, "#\n# WARNING: %" PRIu64 " records and %" PRIu64
+			" ring-buffer pages could not be decoded (counted as lost)\n",
+			an->bad_records, an->bad_pages);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -337,6 +385,32 @@ static void json_culprits(FILE *f, const struct ts_analysis *an, int cpu)
 	fputs("]", f);
 }
 
+/* The co-runners of a CPU, most time with the tick held first; null without switches. */
+static void json_co_runners(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c)
+{
+	const struct ts_task_time *o = &c->tasks_other;
+	int order[TS_MAX_TASKS], n = ts_task_order(c, order);
+
+	if (!an->caps.sched_switch) {
+		fputs("\"co_runners\":null,\"co_runners_other\":null", f);
+		return;
+	}
+	fputs("\"co_runners\":[", f);
+	for (int i = 0; i < n; i++) {
+		const struct ts_task_time *t = &c->tasks[order[i]];
+
+		fprintf(f, "%s{\"pid\":%d,\"comm\":", i ? "," : "", t->pid);
+		if (ts_comm_get(an, t->pid))
+			json_str(f, ts_comm_get(an, t->pid));
+		else
+			fputs("null", f);
+		fprintf(f, ",\"run_ns\":%" PRIu64 ",\"held_ns\":%" PRIu64 ",\"sched_ns\":%" PRIu64 "}",
+			t->run_ns, t->held_ns, t->sched_ns);
+	}
+	fprintf(f, "],\"co_runners_other\":{\"run_ns\":%" PRIu64 ",\"held_ns\":%" PRIu64
+		",\"sched_ns\":%" PRIu64 "}", o->run_ns, o->held_ns, o->sched_ns);
+}
+
 static void json_cpu(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c)
 {
 	struct ts_metrics m;
@@ -377,6 +451,8 @@ static void json_cpu(FILE *f, const struct ts_analysis *an, const struct ts_cpu 
 		fputs(",\"restarts\":null", f);
 	fputc(',', f);
 	json_culprits(f, an, c->cpu);
+	fputc(',', f);
+	json_co_runners(f, an, c);
 	fprintf(f, ",\"lost_events\":%" PRIu64 ",\"lost_gaps_unknown_size\":%" PRIu64 "}",
 		c->lost_events, c->lost_unknown);
 }
@@ -419,7 +495,8 @@ void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_outpu
 		c->retain ? "true" : "false", c->restart ? "true" : "false",
 		c->dep_events ? "true" : "false", c->sched_switch ? "true" : "false",
 		c->tick_expiry ? "true" : "false");
-	fprintf(f, ",\"ring_buffer_overrun\":%" PRIu64 "},", an->overrun);
+	fprintf(f, ",\"ring_buffer_overrun\":%" PRIu64 ",\"bad_records\":%" PRIu64
+		",\"bad_pages\":%" PRIu64 "},", an->overrun, an->bad_records, an->bad_pages);
 	fprintf(f, "\"window\":{\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64
 		",\"duration_ns\":%" PRIu64 "},\"cpus\":[", an->win_start, an->win_end,
 		ts_cpu_window_ns(an));
@@ -446,7 +523,7 @@ void ts_output_prometheus(FILE *f, const struct ts_analysis *an, const struct ts
 		{ "tickstat_busy_tickless_ratio", "Share of busy time with the tick stopped.", "gauge" },
 		{ "tickstat_idle_tickless_ratio", "Share of idle time with the tick stopped.", "gauge" },
 		{ "tickstat_unknown_ratio", "Share of the window whose tick state is unknown.", "gauge" },
-		{ "tickstat_ticks_total", "Tick interrupts (tick_sched_timer expiries).", "counter" },
+		{ "tickstat_ticks_total", "Expiries of the tick's hrtimer (tick_sched_timer or tick_nohz_handler).", "counter" },
 		{ "tickstat_lost_events_total", "Events the ring buffer lost.", "counter" },
 		{ "tickstat_reason_seconds", "Time a reason held the tick.", "gauge" },
 		{ "tickstat_check_failed", "Thresholds failed by the check.", "gauge" },
@@ -500,49 +577,52 @@ void ts_output_prometheus(FILE *f, const struct ts_analysis *an, const struct ts
 	}
 }
 
-struct csv_ctx {
-	FILE *f;
-	const struct ts_analysis *an;
-};
-
-static struct csv_ctx csv;
-
-static void csv_segment(void *ctx, const struct ts_segment *s)
+static void csv_segment(FILE *f, const struct ts_analysis *an, const struct ts_segment *s)
 {
-	struct csv_ctx *x = ctx;
+	uint64_t base = an->win_start;
 	char name[48];
 
-	fprintf(x->f, "span,%d,%" PRIu64 ",%" PRIu64 ",%s,%s,", s->cpu,
-		s->start - x->an->win_start, s->end - x->an->win_start,
-		ts_tick_state_name(s->tick), ts_idle_state_name(s->idle));
-	for (int i = 0; i < s->nr_reasons; i++) {
-		const struct ts_reason *r = &s->owner->reasons[s->reasons[i]];
+	if (!s->no_span) {
+		fprintf(f, "span,%d,%" PRIu64 ",%" PRIu64 ",%s,%s,", s->cpu, s->start - base,
+			s->end - base, ts_tick_state_name(s->tick), ts_idle_state_name(s->idle));
+		for (int i = 0; i < s->nr_reasons; i++) {
+			const struct ts_reason *r;
 
-		fprintf(x->f, "%s%s", i ? "+" : "", ts_reason_name(r, name, sizeof(name)));
-		if (r->class == TS_RC_DEP)
-			fprintf(x->f, "@%s", ts_scope_name(r->scope));
+			if (s->reasons[i] < 0 || s->reasons[i] >= s->owner->nr_reasons)
+				continue;
+			r = &s->owner->reasons[s->reasons[i]];
+			fprintf(f, "%s%s", i ? "+" : "", ts_reason_name(r, name, sizeof(name)));
+			if (r->class == TS_RC_DEP)
+				fprintf(f, "@%s", ts_scope_name(r->scope));
+		}
+		if (s->task >= 0)
+			fprintf(f, ",%d\n", s->task);
+		else
+			fputs(",\n", f);
 	}
-	fputc('\n', x->f);
-}
-
-static void csv_tick(void *ctx, int cpu, uint64_t ts)
-{
-	struct csv_ctx *x = ctx;
-
-	fprintf(x->f, "tick,%d,%" PRIu64 ",%" PRIu64 ",,,\n", cpu, ts - x->an->win_start,
-		ts - x->an->win_start);
+	for (int i = 0; i < s->nr_ticks; i++)
+		fprintf(f, "tick,%d,%" PRIu64 ",%" PRIu64 ",,,,\n", s->cpu, s->ticks[i] - base,
+			s->ticks[i] - base);
 }
 
 /*
- * ts_output_csv_attach - stream the timeline as CSV while the analysis runs:
- * kind,cpu,start_ns,end_ns,tick,idle,reasons with times from the window start.
+ * ts_output_csv - the timeline of the finished analysis as CSV:
+ * kind,cpu,start_ns,end_ns,tick,idle,reasons,task with times from the
+ * window start, each CPU's rows in time order; task is the pid running
+ * (0 idle, empty when unknown).  The analysis must have kept its timeline
+ * (ts_analysis_keep_timeline).  Returns 0, or -1 when it cannot be read.
  */
-void ts_output_csv_attach(struct ts_analysis *an, FILE *f)
+int ts_output_csv(FILE *f, const struct ts_analysis *an)
 {
-	csv.f = f;
-	csv.an = an;
-	an->on_segment = csv_segment;
-	an->on_tick = csv_tick;
-	an->out_ctx = &csv;
-	fprintf(f, "kind,cpu,start_ns,end_ns,tick,idle,reasons\n");
+	struct ts_timeline_iter *it = calloc(1, sizeof(*it));
+	struct ts_segment seg;
+	int r = -1;
+
+	if (!it)
+		return -1;
+	fprintf(f, "kind,cpu,start_ns,end_ns,tick,idle,reasons,task\n");
+	while (it && (r = ts_timeline_next(an, it, &seg)) == 1)
+		csv_segment(f, an, &seg);
+	free(it);
+	return r;
 }

@@ -21,6 +21,6 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_output_opts *o,
 		    const struct ts_verdict *v);
 void ts_output_prometheus(FILE *f, const struct ts_analysis *an, const struct ts_verdict *v);
-void ts_output_csv_attach(struct ts_analysis *an, FILE *f);
+int ts_output_csv(FILE *f, const struct ts_analysis *an);
 
 #endif

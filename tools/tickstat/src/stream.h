@@ -2,11 +2,12 @@
 /*
  * stream.h - the path from raw ring-buffer pages to the analysis.
  *
- * The live recorder and the recording reader both hand the same things
- * to a stream: metadata text, the header_page format, event formats, raw
- * sub-buffers per CPU, and the end metadata.  With a writer attached, the
- * stream also saves each of them, so a recording is exactly what the live
- * report saw.
+ * The live session and the trace.dat reader hand the same things to a
+ * stream: the header_page format, event formats, raw sub-buffers per CPU.
+ * tickstat's own metadata travels in the pages too, as trace markers
+ * (ftrace:print events, "tickstat v1 KIND: key=value ..."): the stream
+ * applies them, so a recording's report and the live report are the same
+ * code on the same bytes.  docs/recording-format.md lists the marks.
  */
 #ifndef TICKSTAT_STREAM_H
 #define TICKSTAT_STREAM_H
@@ -20,16 +21,14 @@
 #include "analysis.h"
 #include "decode.h"
 
-#define TS_REC_MAGIC		"TICKSTAT"
-#define TS_REC_VERSION		1
-#define TS_REC_MAX_SECTION	(64u << 20)
+#define TS_MARK_PREFIX		"tickstat v1 "
+#define TS_MARK_MAX		1000	/* the kernel keeps 1 KiB of a marker */
 
-enum ts_section {
-	TS_SEC_META = 1,	/* key=value text: what, where, when */
-	TS_SEC_HEADER_PAGE = 2,	/* events/header_page */
-	TS_SEC_FORMAT = 3,	/* "system\n" + events/system/name/format */
-	TS_SEC_PAGE = 4,	/* the used part of a raw ring-buffer sub-buffer */
-	TS_SEC_END = 5,		/* key=value text: end, losses, symbols, comms */
+/* What the end marks say about the pages each CPU wrote before them. */
+struct ts_page_sum {
+	uint64_t count;
+	uint32_t crc;
+	int known;
 };
 
 struct ts_stream {
@@ -37,31 +36,42 @@ struct ts_stream {
 	struct tep_handle *tep;
 	struct kbuffer *kbuf;
 	struct ts_decoder dec;
-	unsigned char *pagebuf;		/* a short saved page, padded */
-	int ready;			/* decoder built (first page seen) */
+	unsigned char *pagebuf;		/* a short page, padded */
+	int ready;			/* decoder built */
 	int page_size;
 	int long_size;
-	int have_meta;
-	int have_end;
-	uint64_t tick_fn;
-	FILE *out;			/* optional: the recording being written */
-	int out_error;
+	uint64_t tick_fn;		/* the tick's hrtimer function, 0 unknown */
+
+	/* tickstat's marks */
+	int start_seen;			/* "start" applied */
+	int have_start;			/* "ready" applied: the snapshot holds */
+	int initial_count;		/* CPU states the "initial" marks gave */
+	int end_cpu;			/* the CPU whose pages carry the end marks, -1 */
+	int end_marks;			/* "end" and "pages" marks seen */
+	uint32_t end_crc;		/* their texts' CRC-32, for "done" */
+	int done;			/* "done" seen and consistent */
+	uint64_t end_ns;
+	struct ts_page_sum *sums;	/* per CPU, from the "pages" marks */
+	int marks_bad;			/* a mark that does not parse */
+
 	uint64_t pages;
 	uint64_t records;
-	uint64_t bad_pages;
-	uint64_t rb_overrun;		/* from the ring buffer's own stats */
+	uint64_t last_ts;		/* of the last record analysed */
 	char err[256];
 };
 
-int ts_stream_init(struct ts_stream *s, struct ts_analysis *an, FILE *out);
+int ts_stream_init(struct ts_stream *s, struct ts_analysis *an, int page_size, int long_size);
 void ts_stream_free(struct ts_stream *s);
-int ts_stream_meta(struct ts_stream *s, const char *text, uint32_t len);
-int ts_stream_header_page(struct ts_stream *s, const char *text, uint32_t len);
-int ts_stream_format(struct ts_stream *s, const char *text, uint32_t len);
+int ts_stream_header_page(struct ts_stream *s, const char *text, size_t len);
+int ts_stream_format(struct ts_stream *s, const char *system, const char *text, size_t len);
+int ts_stream_ready(struct ts_stream *s);
 int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len);
-int ts_stream_end(struct ts_stream *s, const char *text, uint32_t len);
+int ts_stream_mark(struct ts_stream *s, int cpu, const char *text, size_t len);
+enum { TS_START_LOOK, TS_START_MORE, TS_START_FIRST_TS };
+int ts_stream_start_marks(struct ts_stream *s, int cpu, void *page, uint32_t len,
+			  int mode, uint64_t *first_ts);
 
-int ts_read_recording(const char *path, struct ts_analysis *an, char *err, size_t errlen);
-int ts_is_recording(const char *path);
+int ts_stream_wants_event(const char *system, const char *name);
+uint32_t ts_page_used(const void *page, uint32_t page_size, int long_size);
 
 #endif

@@ -5,6 +5,11 @@
  *   tickstat record [-C CPUS] [-d SECONDS] [-o FILE] [-- COMMAND ...]
  *   tickstat report FILE
  *   tickstat check [FILE | record options] THRESHOLDS
+ *
+ * Every option says where it applies (recording, reading a file, check
+ * only); one that does not apply to what the command line asks for is an
+ * error, never silently ignored.  Output files are opened before any work
+ * starts and appear only when the command succeeds (outfile.h).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -14,15 +19,22 @@
 #include <sys/wait.h>
 
 #include "check.h"
-#include "live.h"
+#include "record.h"
+#include "outfile.h"
 #include "output.h"
-#include "stream.h"
 #include "tracedat.h"
 #include "util.h"
 
+#define TS_MAX_EXTRA	64	/* -e options */
+
 enum ts_format { FMT_TABLE, FMT_JSON, FMT_PROMETHEUS };
+enum ts_command { CMD_RECORD, CMD_REPORT, CMD_CHECK };
+
+static const char * const command_names[] = { "record", "report", "check" };
 
 struct cmd_opts {
+	enum ts_command cmd;
+	int reading;			/* a FILE operand: read it, do not record */
 	enum ts_format format;
 	const char *csv;
 	const char *junit;
@@ -30,10 +42,11 @@ struct cmd_opts {
 	uint64_t range[2];
 	struct ts_cpuset cpus;
 	int have_cpus;
-	int argc_end;			/* operands end here ("--" or argc) */
+	const char *file;
 	struct ts_output_opts out;
 	struct ts_record_opts rec;
 	struct ts_check_opts check;
+	const char *extra[TS_MAX_EXTRA];
 };
 
 static const char * const main_usage[] = {
@@ -54,12 +67,15 @@ static const char * const record_usage[] = {
 	"usage: tickstat record [OPTIONS] [-- COMMAND [ARGS]]",
 	"",
 	"Records in a private tracing instance until the duration ends, the command exits,",
-	"or Ctrl-C, then prints the report.  Needs root.",
+	"or Ctrl-C, then prints the report.  Needs root.  Exit 1 when the command fails.",
 	"",
 	"  -C, --cpus LIST        CPUs to report (default: nohz_full, else all)",
 	"  -d, --duration SECS    stop after this many seconds",
-	"  -o, --output FILE      also write a recording that 'tickstat report' reads anywhere",
+	"  -o, --output FILE      also write the recording, a trace.dat that 'tickstat report',",
+	"                         trace-cmd and KernelShark read anywhere",
 	"  -b, --buffer-kb KB     ring buffer per CPU (default 4096)",
+	"  -e, --event SYS:EVENT  also record this event (or SYS:*) into the file, for",
+	"                         trace-cmd and KernelShark; the report does not read it",
 	NULL,
 };
 
@@ -70,9 +86,10 @@ static const char * const report_usage[] = {
 	"-e timer:tick_stop, and timer:tick_* sched:sched_switch timer:hrtimer_expire_entry",
 	"for a fuller answer).",
 	"",
-	"  -C, --cpus LIST        CPUs to report (default: those recorded as monitored)",
-	"      --nohz-full LIST   which CPUs were nohz_full (trace.dat does not say)",
-	"      --time-range A,B   report only trace-clock times A <= t < B (ns)",
+	"  -C, --cpus LIST        CPUs to report (default: those recorded as monitored,",
+	"                         for a trace.dat the --nohz-full ones, else all)",
+	"      --nohz-full LIST   which CPUs were nohz_full (a trace.dat does not say)",
+	"      --time-range A,B   report only trace-clock times A <= t < B (ns, mono clock)",
 	NULL,
 };
 
@@ -80,7 +97,9 @@ static const char * const check_usage[] = {
 	"usage: tickstat check [FILE | RECORD-OPTIONS [-- COMMAND]] THRESHOLDS",
 	"",
 	"Evaluates thresholds on every reported CPU.  Exit 0: all passed; 2: one failed;",
-	"1: an error.  Without FILE, records first (see tickstat record --help).",
+	"1: an error (bad input, a failed command, a threshold no CPU could evaluate).",
+	"Without FILE, records first (see tickstat record --help); with FILE, takes",
+	"report's -C, --nohz-full and --time-range.",
 	"",
 	"  --min-success-rate PCT  minimum tickless share of busy time (alias --min-busy-tickless)",
 	"  --min-idle-tickless PCT minimum tickless share of idle time",
@@ -98,7 +117,7 @@ static const char * const output_usage[] = {
 	"output:",
 	"      --json             the report as JSON (schema " TS_JSON_SCHEMA ")",
 	"      --prometheus       node_exporter textfile collector format",
-	"      --csv FILE         the per-CPU timeline as CSV ('-' for stdout)",
+	"      --csv FILE         the per-CPU timeline as CSV ('-' for stdout, instead of the report)",
 	"      --top N            reasons and culprits per CPU in the table (default 5)",
 	"      --no-header        no comment header in the table",
 	"  -q, --quiet            no progress messages",
@@ -116,38 +135,92 @@ static void usage(FILE *f, const char * const *text, int with_output)
 			fprintf(f, "%s\n", *text);
 }
 
-enum long_only {
-	OPT_JSON = 256, OPT_PROMETHEUS, OPT_CSV, OPT_TOP, OPT_NO_HEADER, OPT_NOHZ_FULL,
-	OPT_MIN_BUSY, OPT_MIN_IDLE, OPT_MIN_WINDOW, OPT_MAX_RATE, OPT_FORBID,
-	OPT_MAX_UNKNOWN, OPT_ALLOW_LOST, OPT_JUNIT, OPT_TIME_RANGE,
+enum opt_id {
+	OPT_CPUS, OPT_DURATION, OPT_OUTPUT, OPT_BUFFER, OPT_QUIET, OPT_VERBOSE, OPT_HELP,
+	OPT_JSON, OPT_PROMETHEUS, OPT_CSV, OPT_TOP, OPT_NO_HEADER, OPT_NOHZ_FULL,
+	OPT_TIME_RANGE, OPT_MIN_BUSY, OPT_MIN_BUSY_ALIAS, OPT_MIN_IDLE, OPT_MIN_WINDOW,
+	OPT_MAX_RATE, OPT_FORBID, OPT_MAX_UNKNOWN, OPT_ALLOW_LOST, OPT_JUNIT, OPT_EVENT,
+	NR_OPTS,
 };
 
-static const struct option long_options[] = {
-	{ "cpus", required_argument, NULL, 'C' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "buffer-kb", required_argument, NULL, 'b' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "prometheus", no_argument, NULL, OPT_PROMETHEUS },
-	{ "csv", required_argument, NULL, OPT_CSV },
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "no-header", no_argument, NULL, OPT_NO_HEADER },
-	{ "nohz-full", required_argument, NULL, OPT_NOHZ_FULL },
-	{ "time-range", required_argument, NULL, OPT_TIME_RANGE },
-	{ "min-success-rate", required_argument, NULL, OPT_MIN_BUSY },
-	{ "min-busy-tickless", required_argument, NULL, OPT_MIN_BUSY },
-	{ "min-idle-tickless", required_argument, NULL, OPT_MIN_IDLE },
-	{ "min-tickless", required_argument, NULL, OPT_MIN_WINDOW },
-	{ "max-tick-rate", required_argument, NULL, OPT_MAX_RATE },
-	{ "forbid", required_argument, NULL, OPT_FORBID },
-	{ "max-unknown", required_argument, NULL, OPT_MAX_UNKNOWN },
-	{ "allow-lost", no_argument, NULL, OPT_ALLOW_LOST },
-	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ NULL, 0, NULL, 0 },
+/* Where an option applies. */
+#define FOR_ANY		0
+#define FOR_RECORDING	1	/* record, or check without a FILE */
+#define FOR_FILE	2	/* report, or check with a FILE */
+#define FOR_CHECK	4	/* check only */
+
+static const struct opt_spec {
+	const char *name;
+	int has_arg;
+	char short_name;
+	int where;
+} opt_specs[NR_OPTS] = {
+	[OPT_CPUS] = { "cpus", 1, 'C', FOR_ANY },
+	[OPT_DURATION] = { "duration", 1, 'd', FOR_RECORDING },
+	[OPT_OUTPUT] = { "output", 1, 'o', FOR_RECORDING },
+	[OPT_BUFFER] = { "buffer-kb", 1, 'b', FOR_RECORDING },
+	[OPT_QUIET] = { "quiet", 0, 'q', FOR_ANY },
+	[OPT_VERBOSE] = { "verbose", 0, 'v', FOR_ANY },
+	[OPT_HELP] = { "help", 0, 'h', FOR_ANY },
+	[OPT_JSON] = { "json", 0, 0, FOR_ANY },
+	[OPT_PROMETHEUS] = { "prometheus", 0, 0, FOR_ANY },
+	[OPT_CSV] = { "csv", 1, 0, FOR_ANY },
+	[OPT_TOP] = { "top", 1, 0, FOR_ANY },
+	[OPT_NO_HEADER] = { "no-header", 0, 0, FOR_ANY },
+	[OPT_NOHZ_FULL] = { "nohz-full", 1, 0, FOR_FILE },
+	[OPT_TIME_RANGE] = { "time-range", 1, 0, FOR_FILE },
+	[OPT_MIN_BUSY] = { "min-success-rate", 1, 0, FOR_CHECK },
+	[OPT_MIN_BUSY_ALIAS] = { "min-busy-tickless", 1, 0, FOR_CHECK },
+	[OPT_MIN_IDLE] = { "min-idle-tickless", 1, 0, FOR_CHECK },
+	[OPT_MIN_WINDOW] = { "min-tickless", 1, 0, FOR_CHECK },
+	[OPT_MAX_RATE] = { "max-tick-rate", 1, 0, FOR_CHECK },
+	[OPT_FORBID] = { "forbid", 1, 0, FOR_CHECK },
+	[OPT_MAX_UNKNOWN] = { "max-unknown", 1, 0, FOR_CHECK },
+	[OPT_ALLOW_LOST] = { "allow-lost", 0, 0, FOR_CHECK },
+	[OPT_JUNIT] = { "junit", 1, 0, FOR_CHECK },
+	[OPT_EVENT] = { "event", 1, 'e', FOR_RECORDING },
 };
+
+/* getopt_long's tables, made from opt_specs: short options return 256 + id too */
+static struct option long_options[NR_OPTS + 1];
+static char short_options[3 * NR_OPTS + 1];
+
+static void build_getopt_tables(void)
+{
+	char *p = short_options;
+
+	for (int i = 0; i < NR_OPTS; i++) {
+		long_options[i].name = opt_specs[i].name;
+		long_options[i].has_arg = opt_specs[i].has_arg ? required_argument : no_argument;
+		long_options[i].val = 256 + i;
+		if (opt_specs[i].short_name) {
+			*p++ = opt_specs[i].short_name;
+			if (opt_specs[i].has_arg)
+				*p++ = ':';
+		}
+	}
+	*p = '\0';
+}
+
+static int id_of_short(int c)
+{
+	for (int i = 0; i < NR_OPTS; i++)
+		if (opt_specs[i].short_name == c)
+			return i;
+	return -1;
+}
+
+/* The option as the user wrote it: "-d" or "--duration". */
+static const char *opt_name(int id, int as_short)
+{
+	static char buf[40];
+
+	if (as_short)
+		snprintf(buf, sizeof(buf), "-%c", opt_specs[id].short_name);
+	else
+		snprintf(buf, sizeof(buf), "--%s", opt_specs[id].name);
+	return buf;
+}
 
 /* A percentage 0..100, or an error message naming the option. */
 static int parse_pct(const char *opt, const char *arg, double *val)
@@ -161,199 +234,289 @@ static int parse_pct(const char *opt, const char *arg, double *val)
 
 static int parse_forbid(struct ts_check_opts *c, char *arg)
 {
-	char *save = NULL;
+	char *save = NULL, names[1024];
+	int n = 0;
 
-	for (char *r = strtok_r(arg, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
-		if (c->nr_forbid == TS_MAX_FORBID) {
+	for (char *r = strtok_r(arg, ",", &save); r; r = strtok_r(NULL, ",", &save), n++) {
+		switch (ts_check_add_forbid(c, r)) {
+		case -1:
+			ts_reason_name_list(names, sizeof(names));
+			err_msg("--forbid: '%s' is not a reason; reasons are %s\n", r, names);
+			return -1;
+		case -2:
 			err_msg("--forbid: at most %d reasons\n", TS_MAX_FORBID);
 			return -1;
 		}
-		c->forbid[c->nr_forbid++] = r;
+	}
+	if (!n) {
+		err_msg("--forbid: no reason given\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* "START,END": two whole decimal numbers of ns, START < END. */
+static int parse_range(const char *arg, uint64_t *range)
+{
+	const char *comma = strchr(arg, ',');
+	char first[32];
+
+	if (!comma || comma - arg >= (long)sizeof(first))
+		return -1;
+	memcpy(first, arg, comma - arg);
+	first[comma - arg] = '\0';
+	if (ts_parse_dec(first, &range[0]) || ts_parse_dec(comma + 1, &range[1]))
+		return -1;
+	return range[1] > range[0] ? 0 : -1;
+}
+
+/* Take the value of one option. */
+static int take_option(struct cmd_opts *o, int id, const char *name, const char *arg)
+{
+	uint64_t n;
+
+	switch (id) {
+	case OPT_CPUS:
+		if (ts_cpuset_parse(&o->cpus, arg) || ts_cpuset_empty(&o->cpus)) {
+			err_msg("%s: '%s' is not a CPU list like 1-3,5\n", name, arg);
+			return -1;
+		}
+		o->have_cpus = 1;
+		break;
+	case OPT_DURATION:
+		if (ts_parse_double(arg, &o->rec.duration) || o->rec.duration <= 0 ||
+		    o->rec.duration > 31536000) {
+			err_msg("%s: '%s' is not a duration in seconds\n", name, arg);
+			return -1;
+		}
+		break;
+	case OPT_OUTPUT:
+		o->rec.output = arg;
+		break;
+	case OPT_BUFFER:
+		if (ts_parse_dec(arg, &n) || n < 4 || n > 1048576) {
+			err_msg("%s: '%s' is not a size in KiB (4..1048576)\n", name, arg);
+			return -1;
+		}
+		o->rec.buffer_kb = (int)n;
+		break;
+	case OPT_QUIET:
+		ts_verbose = -1;
+		break;
+	case OPT_VERBOSE:
+		ts_verbose = 1;
+		break;
+	case OPT_JSON:
+	case OPT_PROMETHEUS:
+		if (o->format != FMT_TABLE) {
+			err_msg("--json and --prometheus: choose one\n");
+			return -1;
+		}
+		o->format = id == OPT_JSON ? FMT_JSON : FMT_PROMETHEUS;
+		break;
+	case OPT_CSV:
+		o->csv = arg;
+		break;
+	case OPT_TOP:
+		if (ts_parse_dec(arg, &n) || n < 1 || n > 1000) {
+			err_msg("%s: '%s' is not a number from 1 to 1000\n", name, arg);
+			return -1;
+		}
+		o->out.top = (int)n;
+		break;
+	case OPT_NO_HEADER:
+		o->out.no_header = 1;
+		break;
+	case OPT_NOHZ_FULL:
+		o->nohz_full = arg;
+		break;
+	case OPT_TIME_RANGE:
+		if (parse_range(arg, o->range)) {
+			err_msg("%s: '%s' is not START,END in whole ns with START < END\n", name, arg);
+			return -1;
+		}
+		break;
+	case OPT_MIN_BUSY:
+	case OPT_MIN_BUSY_ALIAS:
+		return parse_pct(name, arg, &o->check.min_busy_share);
+	case OPT_MIN_IDLE:
+		return parse_pct(name, arg, &o->check.min_idle_share);
+	case OPT_MIN_WINDOW:
+		return parse_pct(name, arg, &o->check.min_window_share);
+	case OPT_MAX_UNKNOWN:
+		return parse_pct(name, arg, &o->check.max_unknown);
+	case OPT_MAX_RATE:
+		if (ts_parse_double(arg, &o->check.max_tick_rate) || o->check.max_tick_rate < 0) {
+			err_msg("%s: '%s' is not a rate in Hz\n", name, arg);
+			return -1;
+		}
+		break;
+	case OPT_FORBID:
+		return parse_forbid(&o->check, (char *)arg);
+	case OPT_ALLOW_LOST:
+		o->check.allow_lost = 1;
+		break;
+	case OPT_JUNIT:
+		o->junit = arg;
+		break;
+	case OPT_EVENT:
+		if (!strchr(arg, ':') || strchr(arg, ' ') || o->rec.nr_extra == TS_MAX_EXTRA) {
+			err_msg("%s: '%s' is not SYSTEM:EVENT or SYSTEM:* (at most %d)\n", name, arg,
+				TS_MAX_EXTRA);
+			return -1;
+		}
+		o->extra[o->rec.nr_extra++] = arg;
+		o->rec.extra = o->extra;
+		break;
+	}
+	return 0;
+}
+
+/* Is option id meant for what this command line asks? */
+static int check_applies(const struct cmd_opts *o, int id, const char *name)
+{
+	int where = opt_specs[id].where;
+	const char *cmd = command_names[o->cmd];
+
+	if ((where & FOR_CHECK) && o->cmd != CMD_CHECK) {
+		err_msg("%s is an option of 'tickstat check', not of '%s'\n", name, cmd);
+		return -1;
+	}
+	if ((where & FOR_RECORDING) && o->reading) {
+		err_msg("%s is for recording; '%s' is reading the file %s\n", name, cmd, o->file);
+		return -1;
+	}
+	if ((where & FOR_FILE) && !o->reading) {
+		err_msg("%s is for reading a file; '%s' without a FILE records this machine\n",
+			name, cmd);
+		return -1;
 	}
 	return 0;
 }
 
 /*
- * Parse the options of a command.  Returns the index of the first operand,
- * -1 on a usage error, -2 after --help.
+ * Parse the command line of a command.  Returns 0, -1 on a usage error
+ * (said on stderr), -2 after --help.
  */
-static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * const *help,
-		      int is_record, int is_check)
+static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * const *help)
 {
-	const char *shorts = is_record || is_check ? "C:d:o:b:qvh" : "C:qvh";
-	uint64_t n;
-	int opt;
+	const char *given[NR_OPTS] = { 0 };
+	int as_short[NR_OPTS] = { 0 };
+	int opt, idx, end = argc;
 
 	/* options may follow operands; "--" ends them and starts the command */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
-			if (!is_record && !is_check) {
-				err_msg("report runs no command\n");
-				return -1;
-			}
-			o->rec.command = argv[i + 1] ? argv + i + 1 : NULL;
-			if (!o->rec.command) {
-				err_msg("no command after --\n");
-				return -1;
-			}
-			argc = i;
+			end = i;
 			break;
 		}
 	}
-	o->argc_end = argc;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, shorts, long_options, NULL)) != -1) {
-		switch (opt) {
-		case 'C':
-			if (ts_cpuset_parse(&o->cpus, optarg) || ts_cpuset_empty(&o->cpus)) {
-				err_msg("-C: '%s' is not a CPU list like 1-3,5\n", optarg);
-				return -1;
-			}
-			o->have_cpus = 1;
-			break;
-		case 'd':
-			if (ts_parse_double(optarg, &o->rec.duration) || o->rec.duration <= 0 ||
-			    o->rec.duration > 31536000) {
-				err_msg("-d: '%s' is not a duration in seconds\n", optarg);
-				return -1;
-			}
-			break;
-		case 'o':
-			o->rec.output = optarg;
-			break;
-		case 'b':
-			if (ts_parse_u64(optarg, &n) || n < 4 || n > 1048576) {
-				err_msg("-b: '%s' is not a size in KiB (4..1048576)\n", optarg);
-				return -1;
-			}
-			o->rec.buffer_kb = (int)n;
-			break;
-		case 'q':
-			ts_verbose = -1;
-			break;
-		case 'v':
-			ts_verbose = 1;
-			break;
-		case 'h':
-			usage(stdout, help, 1);
-			return -2;
-		case OPT_JSON:
-			o->format = FMT_JSON;
-			break;
-		case OPT_PROMETHEUS:
-			o->format = FMT_PROMETHEUS;
-			break;
-		case OPT_CSV:
-			o->csv = optarg;
-			break;
-		case OPT_TOP:
-			if (ts_parse_u64(optarg, &n) || n < 1 || n > 1000) {
-				err_msg("--top: '%s' is not a number from 1 to 1000\n", optarg);
-				return -1;
-			}
-			o->out.top = (int)n;
-			break;
-		case OPT_NO_HEADER:
-			o->out.no_header = 1;
-			break;
-		case OPT_NOHZ_FULL:
-			o->nohz_full = optarg;
-			break;
-		case OPT_TIME_RANGE:
-			if (sscanf(optarg, "%" SCNu64 ",%" SCNu64, &o->range[0], &o->range[1]) != 2 ||
-			    o->range[1] <= o->range[0]) {
-				err_msg("--time-range: '%s' is not START,END in ns with START < END\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case OPT_MIN_BUSY:
-		case OPT_MIN_IDLE:
-		case OPT_MIN_WINDOW:
-		case OPT_MAX_RATE:
-		case OPT_FORBID:
-		case OPT_MAX_UNKNOWN:
-		case OPT_ALLOW_LOST:
-		case OPT_JUNIT:
-			if (!is_check) {
-				err_msg("--%s is an option of 'tickstat check'\n",
-					argv[optind - 1] + 2);
-				return -1;
-			}
-			if (opt == OPT_MIN_BUSY &&
-			    parse_pct("--min-success-rate", optarg, &o->check.min_busy_share))
-				return -1;
-			if (opt == OPT_MIN_IDLE &&
-			    parse_pct("--min-idle-tickless", optarg, &o->check.min_idle_share))
-				return -1;
-			if (opt == OPT_MIN_WINDOW &&
-			    parse_pct("--min-tickless", optarg, &o->check.min_window_share))
-				return -1;
-			if (opt == OPT_MAX_UNKNOWN &&
-			    parse_pct("--max-unknown", optarg, &o->check.max_unknown))
-				return -1;
-			if (opt == OPT_MAX_RATE && (ts_parse_double(optarg, &o->check.max_tick_rate) ||
-						    o->check.max_tick_rate < 0)) {
-				err_msg("--max-tick-rate: '%s' is not a rate in Hz\n", optarg);
-				return -1;
-			}
-			if (opt == OPT_FORBID && parse_forbid(&o->check, optarg))
-				return -1;
-			if (opt == OPT_ALLOW_LOST)
-				o->check.allow_lost = 1;
-			if (opt == OPT_JUNIT)
-				o->junit = optarg;
-			break;
-		default:
+	opterr = 0;
+	while ((opt = getopt_long(end, argv, short_options, long_options, &idx)) != -1) {
+		int id = opt >= 256 ? opt - 256 : id_of_short(opt);
+
+		if (opt == '?' || id < 0) {
+			if (optopt && id_of_short(optopt) >= 0)
+				err_msg("%s needs a value\n", opt_name(id_of_short(optopt), 1));
+			else if (optopt >= 256)
+				err_msg("%s needs a value\n", opt_name(optopt - 256, 0));
+			else
+				err_msg("unknown option '%s'\n", argv[optind - 1]);
 			fprintf(stderr, "Try 'tickstat %s --help'.\n", argv[0]);
 			return -1;
 		}
+		as_short[id] = opt < 256;
+		if (id == OPT_HELP) {
+			usage(stdout, help, 1);
+			return -2;
+		}
+		if (take_option(o, id, opt_name(id, as_short[id]), optarg))
+			return -1;
+		given[id] = argv[0];
 	}
-	return optind;
+	if (optind < end) {
+		o->file = argv[optind];
+		if (o->cmd == CMD_RECORD) {
+			err_msg("record takes no file ('%s'); to read one: tickstat report %s\n",
+				o->file, o->file);
+			return -1;
+		}
+		if (optind + 1 < end) {
+			err_msg("one input file only ('%s' is extra)\n", argv[optind + 1]);
+			return -1;
+		}
+		o->reading = 1;
+	}
+	if (end < argc) {
+		if (o->cmd == CMD_REPORT || o->reading) {
+			err_msg("-- COMMAND is for recording; '%s' %s\n", command_names[o->cmd],
+				o->reading ? "is reading a file" : "runs no command");
+			return -1;
+		}
+		if (end + 1 == argc) {
+			err_msg("no command after --\n");
+			return -1;
+		}
+		o->rec.command = argv + end + 1;
+	}
+	if (o->cmd == CMD_REPORT && !o->reading) {
+		err_msg("which file? (tickstat report FILE)\n");
+		return -1;
+	}
+	for (int id = 0; id < NR_OPTS; id++)
+		if (given[id] && check_applies(o, id, opt_name(id, as_short[id])))
+			return -1;
+	if (o->csv && !strcmp(o->csv, "-") && o->format != FMT_TABLE) {
+		err_msg("--csv -: standard output carries the CSV, it cannot carry --%s too\n",
+			o->format == FMT_JSON ? "json" : "prometheus");
+		return -1;
+	}
+	return 0;
 }
 
-static FILE *open_csv(const char *path, struct ts_analysis *an)
-{
-	FILE *f;
-
-	if (!path)
-		return NULL;
-	f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!f)
-		err_msg("%s: cannot write: %m\n", path);
-	else
-		ts_output_csv_attach(an, f);
-	return f;
-}
-
-/* Apply report-time knowledge (-C, --nohz-full) before events arrive. */
+/* Apply report-time knowledge (--nohz-full, -C, --time-range) before events arrive. */
 static int prepare(struct cmd_opts *o, struct ts_analysis *an)
 {
 	struct ts_cpuset full;
 
 	if (o->range[1])
 		ts_analysis_set_range(an, o->range[0], o->range[1]);
-	if (o->have_cpus)
-		for (int c = 0; c < TS_CPUSET_WORDS * 64; c++)
-			if (ts_cpuset_has(&o->cpus, c))
-				ts_analysis_monitor(an, c);
 	if (o->nohz_full) {
 		if (ts_cpuset_parse(&full, o->nohz_full)) {
 			err_msg("--nohz-full: '%s' is not a CPU list\n", o->nohz_full);
 			return -1;
 		}
+		/* the CPUs not named are housekeeping CPUs, and by default not reported */
+		an->nohz_default = 0;
+		snprintf(an->nohz_full, sizeof(an->nohz_full), "%s", o->nohz_full);
 		for (int c = 0; c < TS_CPUSET_WORDS * 64; c++) {
-			struct ts_cpu *cpu = ts_cpuset_has(&full, c) ? ts_analysis_cpu(an, c) : NULL;
+			struct ts_cpu *cpu;
 
+			if (!ts_cpuset_has(&full, c))
+				continue;
+			if (!o->have_cpus)
+				ts_analysis_monitor(an, c);
+			cpu = ts_analysis_cpu(an, c);
 			if (cpu)
 				cpu->nohz_full = 1;
 		}
 	}
+	if (o->have_cpus)
+		for (int c = 0; c < TS_CPUSET_WORDS * 64; c++)
+			if (ts_cpuset_has(&o->cpus, c))
+				ts_analysis_monitor(an, c);
 	return 0;
 }
 
-static int read_input(const char *path, struct ts_analysis *an)
+static double seconds(uint64_t ns)
 {
+	return ns / 1e9;
+}
+
+static int read_input(struct cmd_opts *o, struct ts_analysis *an)
+{
+	const char *path = o->file;
 	char err[512];
 	FILE *f;
 	int ret;
@@ -364,23 +527,71 @@ static int read_input(const char *path, struct ts_analysis *an)
 		return -1;
 	}
 	fclose(f);
-	if (ts_is_recording(path))
-		ret = ts_read_recording(path, an, err, sizeof(err));
-	else
-		ret = ts_read_tracedat(path, an, err, sizeof(err));
-	if (ret)
+	if (o->nohz_full && ts_is_tickstat_recording(path)) {
+		err_msg("--nohz-full: %s is a tickstat recording, which knows its nohz_full CPUs\n",
+			path);
+		return -1;
+	}
+	if (prepare(o, an))
+		return -1;
+	ret = ts_read_file(path, an, err, sizeof(err));
+	if (ret) {
 		err_msg("%s\n", err);
-	return ret;
+		return -1;
+	}
+	if (o->range[1] && strcmp(an->clock, "mono")) {
+		err_msg("--time-range: %s was recorded with the trace clock '%s', not 'mono' (CLOCK_MONOTONIC); record with trace-cmd -C mono\n",
+			path, an->clock[0] ? an->clock : "unknown");
+		return -1;
+	}
+	if (o->range[1] && !ts_cpu_window_ns(an)) {
+		err_msg("--time-range: %" PRIu64 ",%" PRIu64 " lies outside %s, which covers %.6f s to %.6f s (%" PRIu64 ",%" PRIu64 ")\n",
+			o->range[0], o->range[1], path, seconds(an->data_start),
+			seconds(an->data_end), an->data_start, an->data_end);
+		return -1;
+	}
+	/* a recording's -C keeps only the named CPUs among the monitored ones */
+	if (o->have_cpus)
+		for (int c = 0; c < an->nr_cpus; c++)
+			if (an->cpus[c])
+				an->cpus[c]->active = ts_cpuset_has(&o->cpus, c);
+	return 0;
 }
 
-/* A recording's -C keeps only the named CPUs among the monitored ones. */
-static void restrict_to(struct cmd_opts *o, struct ts_analysis *an)
+/*
+ * Record, for record and check.  Returns 0; -1 when recording failed; -2
+ * when the command failed (said on stderr), which leaves a report but no
+ * verdict.  A command we ended (duration over, Ctrl-C) has not failed.
+ */
+static int record(struct cmd_opts *o, struct ts_outfile *rec_out, struct ts_analysis *an)
 {
-	if (!o->have_cpus)
-		return;
-	for (int c = 0; c < an->nr_cpus; c++)
-		if (an->cpus[c])
-			an->cpus[c]->active = ts_cpuset_has(&o->cpus, c);
+	struct ts_command_end cmd;
+	int st;
+
+	if (!o->rec.command && !o->rec.duration)
+		info_msg("tickstat: no duration and no command: recording until interrupted\n");
+	o->rec.cpus = o->cpus;
+	o->rec.output_file = rec_out->f;
+	if (!o->rec.buffer_kb)
+		o->rec.buffer_kb = 4096;
+	if (ts_record(&o->rec, an, &cmd))
+		return -1;
+	st = cmd.status;
+	if (st < 0 || cmd.stopped)
+		return 0;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
+		err_msg("the command could not be run\n");
+		return -2;
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st)) {
+		err_msg("the command exited with status %d\n", WEXITSTATUS(st));
+		return -2;
+	}
+	if (WIFSIGNALED(st)) {
+		err_msg("the command was killed by signal %d\n", WTERMSIG(st));
+		return -2;
+	}
+	return 0;
 }
 
 static void print_report(struct cmd_opts *o, struct ts_analysis *an, const struct ts_verdict *v)
@@ -401,127 +612,104 @@ static void print_report(struct cmd_opts *o, struct ts_analysis *an, const struc
 	}
 }
 
-/* Run the analysis from a file, or by recording, for report and check. */
-static int analyse(struct cmd_opts *o, int argc, char **argv, int first, int allow_record,
-		   struct ts_analysis *an, FILE **csv)
-{
-	int status;
+/* The output files of a command: all opened first, all committed last. */
+struct outputs {
+	struct ts_outfile csv, junit, recording;
+};
 
-	*csv = open_csv(o->csv, an);
-	if (o->csv && !*csv)
+static int open_outputs(struct cmd_opts *o, struct outputs *out, struct ts_analysis *an)
+{
+	memset(out, 0, sizeof(*out));
+	if (o->rec.output && ts_outfile_open(&out->recording, o->rec.output))
 		return -1;
-	if (first < argc) {
-		if (o->rec.command) {
-			err_msg("a file or a command, not both\n");
+	if (o->junit && ts_outfile_open(&out->junit, o->junit))
+		return -1;
+	if (o->csv) {
+		if (ts_outfile_open(&out->csv, o->csv))
+			return -1;
+		if (ts_analysis_keep_timeline(an)) {
+			err_msg("cannot make a temporary file for the timeline: %m\n");
 			return -1;
 		}
-		if (first + 1 < argc) {
-			err_msg("one input file only ('%s' is extra)\n", argv[first + 1]);
-			return -1;
-		}
-		if (o->rec.output || o->rec.duration) {
-			err_msg("-d and -o are for recording, not for reading a file\n");
-			return -1;
-		}
-		if (prepare(o, an) || read_input(argv[first], an))
-			return -1;
-		restrict_to(o, an);
-		return 0;
 	}
-	if (!allow_record) {
-		err_msg("which file? (tickstat report FILE)\n");
-		return -1;
-	}
-	if (!o->rec.command && !o->rec.duration)
-		info_msg("tickstat: no duration and no command: recording until interrupted\n");
-	o->rec.cpus = o->cpus;
-	if (!o->rec.buffer_kb)
-		o->rec.buffer_kb = 4096;
-	if (ts_record(&o->rec, an, &status))
-		return -1;
-	if (status > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-		err_msg("the command could not be run\n");
-		return -1;
-	}
-	if (status > 0 && WIFEXITED(status) && WEXITSTATUS(status))
-		info_msg("tickstat: the command exited with status %d\n", WEXITSTATUS(status));
-	else if (status > 0 && WIFSIGNALED(status))
-		info_msg("tickstat: the command was killed by signal %d\n", WTERMSIG(status));
 	return 0;
 }
 
-static void opts_init(struct cmd_opts *o)
+static int commit_outputs(struct outputs *out)
+{
+	int ret = ts_outfile_commit(&out->recording);
+
+	ret |= ts_outfile_commit(&out->junit);
+	ret |= ts_outfile_commit(&out->csv);
+	return ret ? -1 : 0;
+}
+
+static void abort_outputs(struct outputs *out)
+{
+	ts_outfile_abort(&out->recording);
+	ts_outfile_abort(&out->junit);
+	ts_outfile_abort(&out->csv);
+}
+
+static void opts_init(struct cmd_opts *o, enum ts_command cmd)
 {
 	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
 	o->out.top = 5;
 	ts_check_opts_init(&o->check);
 }
 
-static int cmd_report(int argc, char **argv, int is_record)
+/* record, report and check: one flow, the verdict only for check */
+static int run_command(enum ts_command cmd, int argc, char **argv)
 {
-	struct ts_analysis an;
-	struct cmd_opts o;
-	FILE *csv = NULL;
-	int first, ret = TS_EXIT_ERROR;
-
-	opts_init(&o);
-	first = parse_opts(argc, argv, &o, is_record ? record_usage : report_usage, is_record, 0);
-	if (first < 0)
-		return first == -2 ? TS_EXIT_OK : TS_EXIT_ERROR;
-	argc = o.argc_end;
-	if (!is_record && first >= argc) {
-		err_msg("which file? (tickstat report FILE)\n");
-		return TS_EXIT_ERROR;
-	}
-	ts_analysis_init(&an);
-	if (!analyse(&o, argc, argv, first, is_record, &an, &csv)) {
-		print_report(&o, &an, NULL);
-		ret = TS_EXIT_OK;
-	}
-	if (csv && csv != stdout)
-		fclose(csv);
-	ts_analysis_free(&an);
-	return ret;
-}
-
-static int cmd_check(int argc, char **argv)
-{
-	struct ts_analysis an;
+	static const char * const *help[] = { record_usage, report_usage, check_usage };
 	struct ts_verdict v = { 0 };
+	struct ts_analysis an;
+	struct outputs out;
 	struct cmd_opts o;
-	FILE *csv = NULL, *junit;
-	int first, ret = TS_EXIT_ERROR;
+	int ret = TS_EXIT_ERROR, r;
 
-	opts_init(&o);
-	first = parse_opts(argc, argv, &o, check_usage, 0, 1);
-	if (first < 0)
-		return first == -2 ? TS_EXIT_OK : TS_EXIT_ERROR;
-	argc = o.argc_end;
+	opts_init(&o, cmd);
+	r = parse_opts(argc, argv, &o, help[cmd]);
+	if (r)
+		return r == -2 ? TS_EXIT_OK : TS_EXIT_ERROR;
 	ts_analysis_init(&an);
-	if (analyse(&o, argc, argv, first, 1, &an, &csv))
+	if (open_outputs(&o, &out, &an))
 		goto out;
-	if (ts_check_run(&an, &o.check, &v)) {
-		err_msg("out of memory\n");
+	r = o.reading ? read_input(&o, &an) : record(&o, &out.recording, &an);
+	/* a failed command: record still reports, check has no verdict */
+	if (r == -1 || (r == -2 && cmd == CMD_CHECK))
 		goto out;
-	}
-	if (!v.nr) {
-		err_msg("no CPU to check\n");
-		goto out;
-	}
-	print_report(&o, &an, &v);
-	if (o.junit) {
-		junit = fopen(o.junit, "w");
-		if (!junit) {
-			err_msg("%s: cannot write: %m\n", o.junit);
+	if (cmd == CMD_CHECK) {
+		if (ts_check_run(&an, &o.check, &v)) {
+			err_msg("out of memory\n");
 			goto out;
 		}
-		ts_verdict_junit(junit, &v);
-		fclose(junit);
+		if (!v.nr) {
+			err_msg("no CPU to check\n");
+			goto out;
+		}
+		if (v.error[0]) {
+			err_msg("%s: no verdict\n", v.error);
+			goto out;
+		}
+		if (out.junit.f)
+			ts_verdict_junit(out.junit.f, &v);
 	}
-	ret = v.failed ? TS_EXIT_FAILED : TS_EXIT_OK;
+	/* the timeline, from the finished analysis */
+	if (out.csv.f && ts_output_csv(out.csv.f, &an)) {
+		err_msg("cannot read the timeline back\n");
+		goto out;
+	}
+	if (commit_outputs(&out))
+		goto out;
+	print_report(&o, &an, cmd == CMD_CHECK ? &v : NULL);
+	if (r)
+		ret = TS_EXIT_ERROR;
+	else
+		ret = cmd == CMD_CHECK && v.failed ? TS_EXIT_FAILED : TS_EXIT_OK;
 out:
-	if (csv && csv != stdout)
-		fclose(csv);
+	abort_outputs(&out);
 	ts_verdict_free(&v);
 	ts_analysis_free(&an);
 	return ret;
@@ -541,12 +729,10 @@ int main(int argc, char **argv)
 		printf("tickstat %s\n", TICKSTAT_VERSION);
 		return TS_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "record"))
-		return cmd_report(argc - 1, argv + 1, 1);
-	if (!strcmp(argv[1], "report"))
-		return cmd_report(argc - 1, argv + 1, 0);
-	if (!strcmp(argv[1], "check"))
-		return cmd_check(argc - 1, argv + 1);
+	build_getopt_tables();
+	for (int c = CMD_RECORD; c <= CMD_CHECK; c++)
+		if (!strcmp(argv[1], command_names[c]))
+			return run_command(c, argc - 1, argv + 1);
 	err_msg("unknown command '%s'\n", argv[1]);
 	usage(stderr, main_usage, 0);
 	return TS_EXIT_ERROR;

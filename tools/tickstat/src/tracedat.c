@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracedat.c - feed a trace-cmd trace.dat through the analysis.
+ * tracedat.c - every input file is a trace.dat: read it into the analysis.
  *
- * libtracecmd merges the CPUs in time order; the decoder and the state
- * machine are the ones the recordings use.  A trace.dat carries no
- * initial-state snapshot, so every CPU starts unknown until its first
- * event, and the window is the span of the events.
+ * One path for all: the container (datfile.c) gives each CPU's pages in
+ * order, the stream (stream.c) decodes them into the state machine, CPU by
+ * CPU.  A tickstat recording is a trace.dat whose first event on one CPU is
+ * tickstat's start mark: its start marks (the snapshot) are read first, from
+ * that CPU's first pages, and applied before any event; its end marks say
+ * how many pages each CPU wrote and their CRC-32, which must match.  A
+ * trace.dat of trace-cmd has no marks: every CPU starts unknown, and the
+ * window is the span of its events.
  *
  * trace-cmd record can stop before its readers have written everything
  * (seen under emulation with the host busy): the last events of a CPU are
@@ -17,73 +21,274 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <trace-cmd/trace-cmd.h>
+#include <zlib.h>
 
-#include "decode.h"
+#include "datfile.h"
+#include "ksym.h"
+#include "stream.h"
 #include "tracedat.h"
+#include "util.h"
 
-/*
- * Not in trace-cmd.h, but exported by libtracecmd (trace-cmd report --stat
- * uses it): the kernel buffer statistics saved when recording stopped.
- */
-const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
-
-struct tracedat_ctx {
-	struct ts_analysis *an;
-	struct ts_decoder dec;
-	uint64_t last_ts;
-	uint64_t records;
-	int error;
-	/*
-	 * per CPU: records in the file, the last one's time, and the count
-	 * trace-cmd's statistics say it had (read and left in the buffer)
-	 */
-	uint64_t cpu_records[TS_MAX_CPUS];
-	uint64_t cpu_last_ts[TS_MAX_CPUS];
-	uint64_t saved[TS_MAX_CPUS];
+struct cpu_read {
+	uint64_t pages, records, last_ts, first_ts;
+	uint32_t crc;
+	uint32_t crc_at_count;		/* after as many pages as the end marks count */
+	uint64_t pages_before_end;	/* the end marks' CPU: pages before them */
+	uint32_t crc_before_end;
+	int saw_end;
 };
 
-static int on_record(struct tracecmd_input *handle, struct tep_record *rec,
-		     int cpu, void *data)
-{
-	struct tracedat_ctx *ctx = data;
-	struct ts_event ev;
+struct reading {
+	struct ts_analysis *an;
+	struct ts_datfile df;
+	struct ts_stream s;
+	int stream_ok;
+	const char *path;
+	unsigned char *page;
+	struct cpu_read cpu[TS_MAX_CPUS];
+	int start_cpu;
+	char err[256];
+};
 
-	(void)handle;
-	ctx->records++;
-	if (rec->ts > ctx->last_ts)
-		ctx->last_ts = rec->ts;
-	rec->cpu = cpu;
-	if (cpu >= 0 && cpu < TS_MAX_CPUS) {
-		ctx->cpu_records[cpu]++;
-		ctx->cpu_last_ts[cpu] = rec->ts;
-	}
-	if (rec->missed_events) {
-		memset(&ev, 0, sizeof(ev));
-		ev.kind = TS_EV_LOST;
-		ev.cpu = cpu;
-		ev.ts = rec->ts;
-		ev.lost.count = rec->missed_events > 0 ? (uint64_t)rec->missed_events : 0;
-		ts_analysis_event(ctx->an, &ev);
-	}
-	if (ts_decode(&ctx->dec, rec, &ev) == 1 && ts_analysis_event(ctx->an, &ev)) {
-		ctx->error = 1;
+static int fail(struct reading *r, const char *what)
+{
+	if (!r->err[0])
+		snprintf(r->err, sizeof(r->err), "%s", what);
+	return -1;
+}
+
+/* The stream, once the file's page shape and header_page are known. */
+static int init_stream(struct reading *r)
+{
+	if (r->stream_ok)
+		return 0;
+	if (ts_stream_init(&r->s, r->an, r->df.page_size, r->df.long_size))
+		return fail(r, r->s.err);
+	r->stream_ok = 1;
+	if (!r->df.header_page)
+		return fail(r, "corrupt file: no header_page");
+	return ts_stream_header_page(&r->s, r->df.header_page, r->df.header_page_len) ?
+	       fail(r, r->s.err) : 0;
+}
+
+static int on_format(void *ctx, const char *system, const char *text, size_t len)
+{
+	struct reading *r = ctx;
+
+	if (init_stream(r))
 		return -1;
+	return ts_stream_format(&r->s, system, text, len) ? fail(r, r->s.err) : 0;
+}
+
+/*
+ * A text part of the file (kallsyms, command lines): its length field,
+ * then the text, handed on in pieces.
+ */
+static int read_text(struct reading *r, const struct ts_region *reg, int lenbytes,
+		     void (*fn)(void *ctx, const char *text, size_t len), void *ctx)
+{
+	unsigned char b[8];
+	char buf[16384];
+	uint64_t left = 0;
+	struct ts_zin z;
+	int ret = -1;
+
+	if (!reg->size)
+		return 0;
+	if (ts_zin_open(&z, &r->df, reg) || ts_zin_read(&z, b, lenbytes) != lenbytes)
+		goto out;
+	for (int i = lenbytes - 1; i >= 0; i--)
+		left = left << 8 | b[i];
+	while (left) {
+		ssize_t n = ts_zin_read(&z, buf, left < sizeof(buf) ? left : sizeof(buf));
+
+		if (n <= 0)
+			goto out;
+		fn(ctx, buf, n);
+		left -= n;
 	}
+	ret = 0;
+out:
+	if (ret && !r->df.err[0])
+		snprintf(r->df.err, sizeof(r->df.err), "truncated file: a text section ends early");
+	ts_zin_close(&z);
+	return ret ? fail(r, r->df.err) : 0;
+}
+
+static void feed_ksyms(void *ctx, const char *text, size_t len)
+{
+	ts_ksym_feed(ctx, text, len);
+}
+
+/* The symbols wanted (the tick's function, callers), from the file's kallsyms. */
+static int scan_kallsyms(struct reading *r, struct ts_ksym_query *q)
+{
+	if (read_text(r, &r->df.kallsyms, 4, feed_ksyms, q))
+		return -1;
+	ts_ksym_end(q);
 	return 0;
 }
 
-/* Name a caller address "function+0xoffset" from the file's kallsyms. */
-static void name_caller(struct ts_analysis *an, struct tep_handle *tep, uint64_t addr)
-{
-	const char *fn = tep_find_function(tep, addr);
-	char name[128];
+/* Command lines "PID COMM": names for culprits and co-runners not named yet. */
+struct cmdlines {
+	struct ts_analysis *an;
+	char line[64];
+	size_t len;
+};
 
-	if (!fn || ts_caller_get(an, addr))
-		return;
-	snprintf(name, sizeof(name), "%s+0x%llx", fn,
-		 (unsigned long long)(addr - tep_find_function_address(tep, addr)));
-	ts_caller_set(an, addr, name);
+static int wanted_pid(const struct ts_analysis *an, int pid)
+{
+	for (int i = 0; i < an->nr_culprits; i++)
+		if (an->culprits[i].pid == pid)
+			return 1;
+	for (int c = 0; c < an->nr_cpus; c++)
+		for (int i = 0; an->cpus[c] && i < an->cpus[c]->nr_tasks; i++)
+			if (an->cpus[c]->tasks[i].pid == pid)
+				return 1;
+	return 0;
+}
+
+static void cmdline(struct cmdlines *cl)
+{
+	char comm[17];
+	int pid;
+
+	cl->line[cl->len < sizeof(cl->line) ? cl->len : sizeof(cl->line) - 1] = '\0';
+	if (sscanf(cl->line, "%d %16[^\n]", &pid, comm) == 2 && pid > 0 &&
+	    !ts_comm_get(cl->an, pid) && wanted_pid(cl->an, pid))
+		ts_comm_set(cl->an, pid, comm);
+	cl->len = 0;
+}
+
+static void feed_cmdlines(void *ctx, const char *text, size_t len)
+{
+	struct cmdlines *cl = ctx;
+
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '\n')
+			cmdline(cl);
+		else if (cl->len < sizeof(cl->line) - 1)
+			cl->line[cl->len++] = text[i];
+	}
+}
+
+/* Read the pages of one CPU; fn gets each. */
+static int each_page(struct reading *r, int i, int (*fn)(struct reading *r, int i, int n))
+{
+	struct ts_zin z;
+	int n = 0, ret = 0;
+
+	if (ts_zin_open(&z, &r->df, &r->df.cpus[i].data)) {
+		ts_zin_close(&z);
+		return fail(r, r->df.err);
+	}
+	while (!ret) {
+		ssize_t k = ts_zin_read(&z, r->page, r->df.page_size);
+
+		if (k < 0) {
+			ret = fail(r, r->df.err);
+			break;
+		}
+		if (!k)
+			break;
+		if (k != r->df.page_size) {
+			ret = fail(r, "corrupt file: a CPU's data ends inside a page");
+			break;
+		}
+		ret = fn(r, i, n++);
+	}
+	ts_zin_close(&z);
+	return ret < 0 ? -1 : 0;
+}
+
+/* The pre-pass: the first event of each CPU, and the start marks. */
+static int look_for_start(struct reading *r, int i, int n)
+{
+	int cpu = r->df.cpus[i].cpu;
+	struct cpu_read *c = &r->cpu[cpu];
+	int mode = c->first_ts ? TS_START_MORE : r->s.start_seen ? TS_START_FIRST_TS : TS_START_LOOK;
+	uint64_t first;
+
+	(void)n;
+	if (mode == TS_START_MORE && (r->start_cpu != cpu || r->s.have_start))
+		return 1;
+	if (ts_stream_start_marks(&r->s, cpu, r->page, r->df.page_size, mode, &first))
+		return fail(r, r->s.err);
+	if (!c->first_ts) {
+		c->first_ts = first;
+		if (!first)
+			return 0;	/* an empty page: the next one */
+	}
+	if (mode == TS_START_LOOK && r->s.start_seen) {
+		r->start_cpu = cpu;
+		return r->s.have_start;
+	}
+	return mode == TS_START_MORE ? r->s.have_start : 1;
+}
+
+/* The main pass: every page into the analysis, counted and summed. */
+static int analyse_page(struct reading *r, int i, int n)
+{
+	int cpu = r->df.cpus[i].cpu;
+	struct cpu_read *c = &r->cpu[cpu];
+	uint64_t records = r->s.records;
+	int had_end = r->s.end_cpu >= 0;
+
+	(void)n;
+	if (!had_end || r->s.end_cpu != cpu) {
+		c->pages_before_end = c->pages;
+		c->crc_before_end = c->crc;
+	}
+	if (ts_stream_page(&r->s, cpu, r->page, r->df.page_size))
+		return fail(r, r->s.err);
+	if (!had_end && r->s.end_cpu >= 0)
+		c->saw_end = 1;
+	c->pages++;
+	c->crc = crc32(c->crc, r->page, ts_page_used(r->page, r->df.page_size, r->df.long_size));
+	if (r->s.sums[cpu].known && c->pages == r->s.sums[cpu].count)
+		c->crc_at_count = c->crc;
+	c->records += r->s.records - records;
+	if (r->s.records > records)
+		c->last_ts = r->s.last_ts;
+	return 0;
+}
+
+/*
+ * Do the pages match what the end marks say?  The marks' CPU must have
+ * exactly the pages they count before the page that holds them; another
+ * CPU may have more (pages the kernel handed out only after the count was
+ * taken), but the ones counted must be there and match their CRC-32.
+ */
+static int check_marks(struct reading *r)
+{
+	char msg[200];
+
+	if (r->s.marks_bad)
+		return fail(r, "corrupt recording: a tickstat mark does not parse");
+	if (!r->s.done)
+		return fail(r, "unfinished recording: no end marks (was the recorder killed?)");
+	for (int i = 0; i < r->df.nr_cpus; i++) {
+		int cpu = r->df.cpus[i].cpu, end = cpu == r->s.end_cpu;
+		const struct cpu_read *c = &r->cpu[cpu];
+		const struct ts_page_sum *sum = &r->s.sums[cpu];
+		uint64_t pages = end ? c->pages_before_end : c->pages;
+
+		if (!sum->known && !pages)
+			continue;
+		if (!sum->known || (end ? sum->count != pages : sum->count > pages)) {
+			snprintf(msg, sizeof(msg), "corrupt recording: CPU %d has %llu pages, its end mark says %llu",
+				 cpu, (unsigned long long)pages, (unsigned long long)sum->count);
+			return fail(r, msg);
+		}
+#ifndef TS_FUZZING	/* let the fuzzer reach the reports behind the check */
+		if (sum->crc != (end ? c->crc_before_end : sum->count ? c->crc_at_count : 0)) {
+			snprintf(msg, sizeof(msg), "corrupt recording: CPU %d's pages fail their CRC-32 check",
+				 cpu);
+			return fail(r, msg);
+		}
+#endif
+	}
+	return 0;
 }
 
 /*
@@ -94,85 +299,201 @@ static void name_caller(struct ts_analysis *an, struct tep_handle *tep, uint64_t
  * both; when it holds fewer, the last events of that CPU are missing, and
  * the CPU is unknown after its last recorded event.
  */
-static void account_unrecorded(struct tracecmd_input *handle, struct tracedat_ctx *ctx,
-			       const char *path)
+static void account_unrecorded(struct reading *r)
 {
-	const char *stats = tracecmd_get_cpustats(handle);
+	uint64_t *saved = calloc(TS_MAX_CPUS, sizeof(*saved));
+	const char *stats = r->df.cpustats;
 	unsigned long long v;
 	int cpu = -1;
 
+	if (!saved)
+		return;
 	for (const char *line = stats; line && *line; line = strchr(line, '\n'), line += !!line) {
 		if (sscanf(line, "CPU: %d", &cpu) == 1 || cpu < 0 || cpu >= TS_MAX_CPUS)
 			continue;
 		if (sscanf(line, "entries: %llu", &v) == 1 ||
 		    sscanf(line, "read events: %llu", &v) == 1)
-			ctx->saved[cpu] += v;
+			saved[cpu] += v;
 	}
 	for (cpu = 0; cpu < TS_MAX_CPUS; cpu++) {
-		uint64_t missing = ctx->saved[cpu] - ctx->cpu_records[cpu];
-		uint64_t from = ctx->cpu_last_ts[cpu] ? ctx->cpu_last_ts[cpu] : ctx->an->win_start;
+		const struct cpu_read *c = &r->cpu[cpu];
+		uint64_t missing = saved[cpu] - c->records;
+		uint64_t from = c->last_ts ? c->last_ts : r->an->win_start;
 
-		if (ctx->saved[cpu] <= ctx->cpu_records[cpu] ||
-		    ts_analysis_lost_after(ctx->an, cpu, from, missing) != 1)
+		if (saved[cpu] <= c->records || ts_analysis_lost_after(r->an, cpu, from, missing) != 1)
 			continue;
 		fprintf(stderr, "tickstat: %s: CPU %d: trace-cmd stopped before writing its last %"
-			PRIu64 " events: counted as lost\n", path, cpu, missing);
+			PRIu64 " events: counted as lost\n", r->path, cpu, missing);
+	}
+	free(saved);
+}
+
+/* The kernel release (third word of the saved uname). */
+static void file_identity(struct reading *r)
+{
+	struct ts_analysis *an = r->an;
+
+	if (sscanf(r->df.uname, "%*s %*s %127s", an->kernel) != 1)
+		an->kernel[0] = '\0';
+	snprintf(an->clock, sizeof(an->clock), "%s", r->df.clock);
+	snprintf(an->source_path, sizeof(an->source_path), "%s", r->path);
+}
+
+static void name_callers(struct reading *r, struct ts_ksym_query *q)
+{
+	struct ts_analysis *an = r->an;
+
+	for (int i = 0; i < an->nr_culprits; i++) {
+		const struct ts_ksym *s = ts_ksym_get(q, an->culprits[i].caller);
+		char name[TS_KSYM_NAME + 24];
+
+		if (s && !ts_caller_get(an, an->culprits[i].caller)) {
+			ts_ksym_format(s, name, sizeof(name));
+			ts_caller_set(an, an->culprits[i].caller, name);
+		}
 	}
 }
 
-/*
- * ts_read_tracedat - run a trace-cmd file through the analysis.
- * Returns 0, or -1 with a one-line reason in err.
- */
-int ts_read_tracedat(const char *path, struct ts_analysis *an, char *err, size_t errlen)
+/* The index in the file's CPU table of the start marks' CPU, or -1. */
+static int start_index(const struct reading *r)
 {
-	struct tracedat_ctx *ctx = calloc(1, sizeof(*ctx));
-	struct tracecmd_input *handle;
+	for (int i = 0; r->s.have_start && i < r->df.nr_cpus; i++)
+		if (r->df.cpus[i].cpu == r->start_cpu)
+			return i;
+	return -1;
+}
+
+static int read_all(struct reading *r)
+{
+	struct ts_analysis *an = r->an;
+	struct ts_ksym_query *q = calloc(1, sizeof(*q));
+	struct cmdlines cl = { .an = an };
+	uint64_t first = 0, last = 0;
 	int ret = -1;
 
-	if (!ctx) {
+	if (!q)
+		return fail(r, "out of memory");
+	ts_ksym_query_init(q);
+	if (init_stream(r) || scan_kallsyms(r, q))
+		goto out;
+	r->s.tick_fn = q->tick_fn;
+	if (ts_stream_ready(&r->s)) {
+		fail(r, r->s.err);
+		goto out;
+	}
+	r->page = malloc(r->df.page_size);
+	if (!r->page) {
+		fail(r, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < r->df.nr_cpus; i++)
+		if (each_page(r, i, look_for_start))
+			goto out;
+	if (r->s.start_seen && !r->s.have_start) {
+		fail(r, "corrupt recording: its start marks are incomplete");
+		goto out;
+	}
+	if (!r->s.have_start && !strncmp(r->df.recorder, "tickstat", 8)) {
+		fail(r, "corrupt recording: written by tickstat, but without its start marks");
+		goto out;
+	}
+	file_identity(r);
+	snprintf(an->source_kind, sizeof(an->source_kind), r->s.have_start ? "recording" : "trace.dat");
+	for (int i = 0; i < r->df.nr_cpus; i++) {
+		uint64_t f = r->cpu[r->df.cpus[i].cpu].first_ts;
+
+		if (f && (!first || f < first))
+			first = f;
+		/* CPUs without any event are reported too, as unknown */
+		if (!r->s.have_start)
+			ts_analysis_cpu(an, r->df.cpus[i].cpu);
+	}
+	if (!r->s.have_start)
+		ts_analysis_set_start(an, first);
+	/* the marks' CPU first: its end marks count the others' pages */
+	for (int k = -1; k < r->df.nr_cpus; k++) {
+		int i = k < 0 ? start_index(r) : k;
+
+		if (i < 0 || (k >= 0 && i == start_index(r)))
+			continue;
+		r->s.last_ts = 0;
+		if (each_page(r, i, analyse_page))
+			goto out;
+		if (r->cpu[r->df.cpus[i].cpu].last_ts > last)
+			last = r->cpu[r->df.cpus[i].cpu].last_ts;
+		if (k < 0 && r->s.end_cpu >= 0 && r->s.end_cpu != r->start_cpu) {
+			fail(r, "corrupt recording: its end marks are not on its start marks' CPU");
+			goto out;
+		}
+	}
+	if (r->s.have_start && check_marks(r))
+		goto out;
+	for (int i = 0; i < an->nr_culprits; i++)
+		ts_ksym_want(q, an->culprits[i].caller);
+	if (an->nr_culprits && scan_kallsyms(r, q))
+		goto out;
+	name_callers(r, q);
+	if (read_text(r, &r->df.cmdlines, 8, feed_cmdlines, &cl))
+		goto out;
+	if (cl.len)
+		cmdline(&cl);
+	if (!r->s.have_start)
+		account_unrecorded(r);
+	ts_analysis_finish(an, r->s.have_start ? r->s.end_ns : (last > first ? last : first));
+	for (int i = 0; i < r->df.nr_cpus; i++)
+		debug_msg("tickstat: %s: CPU %d: %llu pages, %llu records\n", r->path,
+			  r->df.cpus[i].cpu, (unsigned long long)r->cpu[r->df.cpus[i].cpu].pages,
+			  (unsigned long long)r->cpu[r->df.cpus[i].cpu].records);
+	debug_msg("tickstat: %s: %llu pages, %llu records, %llu undecodable records, %llu bad pages\n",
+		  r->path, (unsigned long long)r->s.pages, (unsigned long long)r->s.records,
+		  (unsigned long long)an->bad_records, (unsigned long long)an->bad_pages);
+	ret = 0;
+out:
+	free(q);
+	return ret;
+}
+
+/*
+ * ts_read_file - run a trace.dat (a tickstat recording or trace-cmd's)
+ * through the analysis.  Returns 0, or -1 with a one-line reason in err.
+ */
+int ts_read_file(const char *path, struct ts_analysis *an, char *err, size_t errlen)
+{
+	struct reading *r = calloc(1, sizeof(*r));
+	int ret = -1;
+
+	if (!r) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	ctx->an = an;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	handle = tracecmd_open(path, 0);
-	if (!handle) {
-		snprintf(err, errlen, "%s: not a readable trace-cmd file (or a tickstat recording)", path);
-		free(ctx);
-		return -1;
-	}
-	if (ts_decoder_init(&ctx->dec, tracecmd_get_tep(handle), &an->caps)) {
-		snprintf(err, errlen, "%s: has no timer:tick_stop events (record them with -e timer:tick_stop)",
-			 path);
-		goto out;
-	}
-	snprintf(an->source_kind, sizeof(an->source_kind), "trace.dat");
-	snprintf(an->source_path, sizeof(an->source_path), "%s", path);
-	ts_analysis_set_start(an, tracecmd_get_first_ts(handle));
-	/* CPUs without any event are reported too, as unknown */
-	for (int cpu = 0; cpu < tep_get_cpus(tracecmd_get_tep(handle)) && cpu < TS_MAX_CPUS; cpu++)
-		ts_analysis_cpu(an, cpu);
-	ctx->last_ts = tracecmd_get_first_ts(handle);
-	if (tracecmd_iterate_events(handle, NULL, 0, on_record, ctx) < 0 || ctx->error) {
-		snprintf(err, errlen, "%s: cannot read the events%s", path,
-			 ctx->error ? " (CPU number out of range)" : "");
-		goto out;
-	}
-	/* comms from the file's saved cmdlines */
-	for (int i = 0; i < an->nr_culprits; i++) {
-		int pid = an->culprits[i].pid;
-		const char *comm = tep_data_comm_from_pid(tracecmd_get_tep(handle), pid);
-
-		if (!ts_comm_get(an, pid) && comm && strcmp(comm, "<...>"))
-			ts_comm_set(an, pid, comm);
-		name_caller(an, tracecmd_get_tep(handle), an->culprits[i].caller);
-	}
-	account_unrecorded(handle, ctx, path);
-	ts_analysis_finish(an, ctx->last_ts);
-	ret = 0;
-out:
-	tracecmd_close(handle);
-	free(ctx);
+	r->an = an;
+	r->path = path;
+	r->start_cpu = -1;
+	if (ts_dat_open(&r->df, path, on_format, r))
+		fail(r, r->df.err);
+	else
+		ret = read_all(r);
+	if (ret)
+		snprintf(err, errlen, "%s: %s", path, r->err);
+	if (r->stream_ok)
+		ts_stream_free(&r->s);
+	ts_dat_close(&r->df);
+	free(r->page);
+	free(r);
 	return ret;
+}
+
+/* ts_is_tickstat_recording - is this a trace.dat that tickstat wrote? */
+int ts_is_tickstat_recording(const char *path)
+{
+	struct ts_datfile df;
+	int yes;
+
+	if (ts_dat_open(&df, path, NULL, NULL)) {
+		ts_dat_close(&df);
+		return 0;
+	}
+	yes = !strncmp(df.recorder, "tickstat", 8);
+	ts_dat_close(&df);
+	return yes;
 }

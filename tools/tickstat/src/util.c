@@ -125,6 +125,15 @@ int ts_cpuset_empty(const struct ts_cpuset *set)
 	return ts_cpuset_count(set) == 0;
 }
 
+/* ts_cpuset_max - the highest CPU in the set, or -1 */
+int ts_cpuset_max(const struct ts_cpuset *set)
+{
+	for (int c = TS_CPUSET_WORDS * 64 - 1; c >= 0; c--)
+		if (ts_cpuset_has(set, c))
+			return c;
+	return -1;
+}
+
 int ts_cpuset_count(const struct ts_cpuset *set)
 {
 	int n = 0;
@@ -143,6 +152,21 @@ int ts_parse_u64(const char *s, uint64_t *val)
 		return -1;
 	errno = 0;
 	*val = strtoull(s, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+/*
+ * ts_parse_dec - a whole decimal number, as users write them ("010" is
+ * ten); -1 on anything else
+ */
+int ts_parse_dec(const char *s, uint64_t *val)
+{
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	*val = strtoull(s, &end, 10);
 	return errno || *end ? -1 : 0;
 }
 

@@ -32,8 +32,10 @@ int ts_cpuset_has(const struct ts_cpuset *set, int cpu);
 void ts_cpuset_add(struct ts_cpuset *set, int cpu);
 int ts_cpuset_empty(const struct ts_cpuset *set);
 int ts_cpuset_count(const struct ts_cpuset *set);
+int ts_cpuset_max(const struct ts_cpuset *set);
 
 int ts_parse_u64(const char *s, uint64_t *val);
+int ts_parse_dec(const char *s, uint64_t *val);
 int ts_parse_double(const char *s, double *val);
 uint64_t ts_now_ns(void);
 

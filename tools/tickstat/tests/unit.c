@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * unit.c - host-side unit tests of tickstat (CUnit): histogram, CPU lists,
- * the state machine on synthetic streams, the readers on fixtures captured
- * in the guest (tests/fixtures), and every way a recording can be broken.
+ * the state machine on synthetic streams, the trace.dat reader on fixtures
+ * captured in the guest (tests/fixtures: tickstat's recordings and
+ * trace-cmd's files of the same runs), the symbol resolver, and every way a
+ * recording can be broken.
  *
  * usage: unit-tests FIXTURE_DIR
  */
@@ -15,7 +17,9 @@
 
 #include "analysis.h"
 #include "check.h"
+#include "decode.h"
 #include "metrics.h"
+#include "ksym.h"
 #include "stream.h"
 #include "tracedat.h"
 #include "util.h"
@@ -33,6 +37,87 @@ static char *fixture(const char *name)
 
 	snprintf(p, sizeof(path[0]), "%s/%s", fixtures, name);
 	return p;
+}
+
+/* ---- the tick's hrtimer, by name ---- */
+
+static const char tick_stop_fmt[] =
+	"name: tick_stop\nID: 41\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:int success;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:int dependency;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"success=%d\", REC->success\n";
+static const char hrtimer_fmt[] =
+	"name: hrtimer_expire_entry\nID: 42\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:s64 now;\toffset:16;\tsize:8;\tsigned:1;\n"
+	"\tfield:void * function;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"hrtimer=%p\", REC->hrtimer\n";
+
+/* Decode one hrtimer_expire_entry of callback fn: 1 when it is a tick. */
+static int decode_expiry(struct ts_decoder *d, unsigned long long fn)
+{
+	unsigned char data[32] = { 42 };	/* common_type: hrtimer_expire_entry */
+	struct tep_record rec = { .ts = 1000, .cpu = 1, .size = sizeof(data), .data = data };
+	struct ts_event ev;
+
+	memcpy(data + 24, &fn, sizeof(fn));
+	return ts_decode(d, &rec, &ev) == 1 && ev.kind == TS_EV_TICK;
+}
+
+/*
+ * The tick's timer is found by name in the kernel's symbols (the live
+ * /proc/kallsyms or a trace.dat's): tick_sched_timer up to Linux 6.8,
+ * tick_nohz_handler from 6.9 (6.1 has both, and there tick_sched_timer is
+ * the tick); another callback is no tick; without either name the count is
+ * unknown, not 0.
+ */
+static void test_decode_tick_names(void)
+{
+	static const struct {
+		const char *kallsyms;
+		unsigned long long tick;
+	} kernels[] = {
+		{ "ffffffff81000100 t tick_sched_timer\nffffffff81000180 t tick_nohz_handler\n"
+		  "ffffffff81000200 t hrtimer_wakeup\n", 0xffffffff81000100ULL },	/* 6.1 */
+		{ "ffffffff81000100 t tick_nohz_handler\nffffffff81000200 t hrtimer_wakeup\n",
+		  0xffffffff81000100ULL },						/* 6.12 */
+		{ "ffffffff81000200 t hrtimer_wakeup\n", 0 },				/* neither */
+	};
+
+	for (int i = 0; i < 3; i++) {
+		struct ts_ksym_query *q = calloc(1, sizeof(*q));
+		struct tep_handle *tep = tep_alloc();
+		struct ts_decoder d = { 0 };
+		struct ts_caps caps;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+		ts_ksym_query_init(q);
+		ts_ksym_feed(q, kernels[i].kallsyms, strlen(kernels[i].kallsyms));
+		ts_ksym_end(q);
+		CU_ASSERT_EQUAL(q->tick_fn, kernels[i].tick);
+		CU_ASSERT_EQUAL_FATAL(tep_parse_event(tep, tick_stop_fmt, strlen(tick_stop_fmt),
+						      "timer"), 0);
+		CU_ASSERT_EQUAL_FATAL(tep_parse_event(tep, hrtimer_fmt, strlen(hrtimer_fmt),
+						      "timer"), 0);
+		d.tick_fn = q->tick_fn;
+		CU_ASSERT_EQUAL_FATAL(ts_decoder_init(&d, tep, &caps), 0);
+		CU_ASSERT_EQUAL(caps.tick_expiry, !!kernels[i].tick);
+		if (kernels[i].tick) {
+			CU_ASSERT(decode_expiry(&d, kernels[i].tick));
+			CU_ASSERT(!decode_expiry(&d, 0xffffffff81000200ULL));
+		}
+		tep_free(tep);
+		free(q);
+	}
 }
 
 /* ---- histogram ---- */
@@ -342,6 +427,174 @@ static void test_range(void)
 	ts_analysis_free(&an);
 }
 
+/*
+ * A range and the stream's span: the window is where they overlap; a
+ * stopped interval the range cuts counts as open with only its inside part.
+ */
+static void test_range_cuts(void)
+{
+	struct ts_cpu *c;
+
+	/* the range starts before the data: the window starts with the data */
+	ts_analysis_init(&an);
+	an.caps.tick_stop = an.caps.restart = an.caps.scopes = 1;
+	ts_analysis_set_range(&an, 1 * S, 5 * S);
+	ts_analysis_set_start(&an, 2 * S);
+	sw(1, 2 * S, 100);
+	stop_ok(1, 3 * S);			/* stopped from 3 s ... */
+	stop_sched(1, 6 * S);			/* ... to 6 s, past the range */
+	restart(1, 6 * S + 1000, TS_RESTART_DEPENDENCY);
+	stop_ok(1, 7 * S);			/* after the range: ignored */
+	ts_analysis_finish(&an, 8 * S);
+	c = an.cpus[1];
+	CU_ASSERT_EQUAL(an.win_start, 2 * S);
+	CU_ASSERT_EQUAL(an.win_end, 5 * S);
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(c, TS_TICK_STOPPED), 2 * S);
+	CU_ASSERT_EQUAL(c->stopped.count, 0);
+	CU_ASSERT_EQUAL(c->stopped_open, 1);
+	CU_ASSERT_EQUAL(c->open_total_ns, 2 * S);
+	CU_ASSERT_EQUAL(c->stop_success, 1);
+	ts_analysis_free(&an);
+
+	/* stopped before the range: open, counted from the range start */
+	ts_analysis_init(&an);
+	an.caps.tick_stop = an.caps.restart = an.caps.scopes = 1;
+	ts_analysis_set_range(&an, 4 * S, 5 * S);
+	ts_analysis_set_start(&an, 0);
+	stop_ok(2, 1 * S);
+	stop_sched(2, 4500 * MS);
+	restart(2, 4500 * MS, TS_RESTART_DEPENDENCY);
+	stop_ok(2, 4600 * MS);			/* stopped again, past the range end */
+	ts_analysis_finish(&an, 9 * S);
+	c = an.cpus[2];
+	CU_ASSERT_EQUAL(c->stopped_open, 2);
+	CU_ASSERT_EQUAL(c->open_total_ns, 500 * MS + 400 * MS);
+	CU_ASSERT(c->open_total_ns <= ts_cpu_window_ns(&an));
+	ts_analysis_free(&an);
+
+	/* a range outside the data: an empty window */
+	ts_analysis_init(&an);
+	ts_analysis_set_range(&an, 1, 2);
+	ts_analysis_set_start(&an, 4 * S);
+	stop_ok(1, 4 * S);
+	ts_analysis_finish(&an, 5 * S);
+	CU_ASSERT_EQUAL(ts_cpu_window_ns(&an), 0);
+	CU_ASSERT_EQUAL(an.data_start, 4 * S);
+	CU_ASSERT_EQUAL(an.data_end, 5 * S);
+	ts_analysis_free(&an);
+}
+
+/* The timeline: each CPU's spans and ticks in time order, long spans split. */
+static void test_timeline_order(void)
+{
+	struct ts_timeline_iter *it = calloc(1, sizeof(*it));
+	uint64_t last_start[4] = { 0 };
+	int spans = 0, ticks = 0, out_of_order = 0, tick_outside = 0;
+	const int n = TS_SEG_MAX_TICKS + 10;
+	struct ts_segment s;
+
+	start(0, 1);
+	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
+	sw(1, 0, 100);
+	stop_sched(1, 0);
+	for (int i = 1; i <= n; i++) {
+		tick(1, i * 4 * MS);
+		stop_sched(1, i * 4 * MS + 1000);
+	}
+	stop_ok(1, (n + 1) * 4 * MS);
+	tick(1, (n + 2) * 4 * MS);		/* the timer fires, the tick stays stopped */
+	ts_analysis_finish(&an, (n + 10) * 4 * MS);
+	/* read back only after the analysis is finished */
+	while (ts_timeline_next(&an, it, &s) == 1) {
+		if (!s.no_span) {
+			out_of_order += s.start < last_start[s.cpu];
+			last_start[s.cpu] = s.start;
+			spans++;
+		}
+		for (int i = 0; i < s.nr_ticks; i++) {
+			out_of_order += s.ticks[i] < last_start[s.cpu];
+			tick_outside += s.ticks[i] < s.start || s.ticks[i] > s.end;
+			last_start[s.cpu] = s.ticks[i];
+			ticks++;
+		}
+	}
+	CU_ASSERT_EQUAL(ticks, n + 1);
+	CU_ASSERT_EQUAL(out_of_order, 0);
+	CU_ASSERT_EQUAL(tick_outside, 0);
+	CU_ASSERT_EQUAL(spans, 3);		/* running (split once), stopped */
+	free(it);
+	ts_analysis_free(&an);
+}
+
+/*
+ * Co-runners: the task each event names (common_pid) ran since the CPU's
+ * previous event; time with the tick held, and held by SCHED, per task.
+ */
+static void test_co_runners(void)
+{
+	const struct ts_task_time *t;
+	int order[TS_MAX_TASKS];
+	struct ts_cpu *c;
+
+	start(0, 1);
+	ts_analysis_set_initial(&an, 2, TS_TICK_UNKNOWN, TS_IDLE_BUSY);
+	/* task 100 alone and tickless, then 200 joins: SCHED for 100 ms */
+	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = 2, .ts = 10 * MS, .pid = 100,
+				 .stop = { .success = 1 } });
+	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = 2, .ts = 500 * MS, .pid = 100,
+				 .stop = { .dependency = 1 << 2, .has_scopes = 1,
+					   .deps = { 0, 1 << 2, 0, 0 } } });
+	restart(2, 500 * MS, TS_RESTART_DEPENDENCY);
+	for (int i = 0; i < 10; i++) {
+		uint64_t t0 = 500 * MS + i * 10 * MS;
+		struct ts_event ev = { .kind = TS_EV_SWITCH, .cpu = 2, .ts = t0 + 5 * MS,
+				       .pid = 100, .sw = { .prev_pid = 100, .next_pid = 200 } };
+
+		feed(&ev);
+		ev.ts = t0 + 10 * MS;
+		ev.pid = 200;
+		ev.sw.prev_pid = 200;
+		ev.sw.next_pid = 100;
+		feed(&ev);
+		/* the refusal after the switch: SCHED still holds the tick */
+		feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = 2, .ts = t0 + 10 * MS,
+					 .pid = 100, .stop = { .dependency = 1 << 2, .has_scopes = 1,
+							      .deps = { 0, 1 << 2, 0, 0 } } });
+	}
+	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = 2, .ts = 600 * MS, .pid = 100,
+				 .stop = { .success = 1 } });
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[2];
+	CU_ASSERT_EQUAL_FATAL(ts_task_order(c, order), 2);
+	t = &c->tasks[order[0]];
+	CU_ASSERT_EQUAL(t->pid, 100);
+	CU_ASSERT_EQUAL(t->run_ns, 1 * S - 50 * MS);	/* the first event names it */
+	CU_ASSERT_EQUAL(t->held_ns, 50 * MS);
+	t = &c->tasks[order[1]];
+	CU_ASSERT_EQUAL(t->pid, 200);
+	CU_ASSERT_EQUAL(t->run_ns, 50 * MS);
+	CU_ASSERT_EQUAL(t->held_ns, 50 * MS);
+	/* switches change the task, not the reasons, within a SCHED stretch */
+	CU_ASSERT_EQUAL(t->sched_ns, 50 * MS);
+	ts_analysis_free(&an);
+}
+
+/* A record too short for its format is a lost event, never silence. */
+static void test_bad_record(void)
+{
+	start(0, 1);
+	sw(1, 0, 100);
+	stop_ok(1, 0);
+	ts_analysis_bad_record(&an, 1, 500 * MS);
+	stop_ok(1, 600 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL(an.bad_records, 1);
+	CU_ASSERT_EQUAL(an.cpus[1]->lost_events, 1);
+	/* as any loss: unknown from the last event before it to the next */
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(an.cpus[1], TS_TICK_UNKNOWN), 600 * MS);
+	ts_analysis_free(&an);
+}
+
 /* Values a newer kernel may send are named by number, not dropped. */
 static void test_unknown_values(void)
 {
@@ -370,7 +623,6 @@ static void test_check(void)
 {
 	struct ts_check_opts o;
 	struct ts_verdict v;
-	char forbid[] = "POSIX_TIMER";
 
 	start(0, 1);
 	sw(1, 0, 100);
@@ -381,7 +633,9 @@ static void test_check(void)
 	ts_check_opts_init(&o);
 	o.min_busy_share = 99;
 	o.max_tick_rate = 1;
-	o.forbid[o.nr_forbid++] = forbid;
+	CU_ASSERT_EQUAL(ts_check_add_forbid(&o, "posix_timer"), 0);
+	CU_ASSERT_EQUAL(ts_check_add_forbid(&o, "POSIX_TIMERS"), -1);
+	CU_ASSERT_EQUAL(o.nr_forbid, 1);
 	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
 	CU_ASSERT_EQUAL(v.failed, 0);
 	/* CPU 2 was idle all along: the busy share is not applicable */
@@ -391,11 +645,49 @@ static void test_check(void)
 		na += v.items[i].cpu == 2 && v.items[i].status == TS_NOT_APPLICABLE;
 	CU_ASSERT_EQUAL(na, 1);
 	ts_verdict_free(&v);
-	an.caps.tick_expiry = 0;	/* no tick events: a rate limit cannot pass */
+	CU_ASSERT_STRING_EQUAL(v.error, "");
+	ts_verdict_free(&v);
+	/* no tick events: a rate limit can be evaluated nowhere, so no verdict */
+	an.caps.tick_expiry = 0;
 	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
-	CU_ASSERT_EQUAL(v.failed, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--max-tick-rate could not be evaluated"));
+	ts_verdict_free(&v);
+	/* only the idle CPU: the busy share can be evaluated nowhere */
+	an.caps.tick_expiry = 1;
+	an.cpus[1]->active = 0;
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--min-busy-tickless could not be evaluated"));
 	ts_verdict_free(&v);
 	ts_analysis_free(&an);
+}
+
+/* --forbid names: every reason, any case, a scope only on dependencies */
+static void test_reason_spec(void)
+{
+	struct ts_reason_spec sp;
+	char list[1024];
+
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("SCHED@cpu", &sp), 0);
+	CU_ASSERT(sp.dep == 2 && sp.retain < 0 && sp.none < 0 && sp.scope == TS_SCOPE_CPU);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("timer_due", &sp), 0);
+	CU_ASSERT(sp.dep < 0 && sp.retain == 1 && sp.scope == -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("NOT_NOHZ_FULL", &sp), 0);
+	CU_ASSERT(sp.none == TS_NONE_NOT_NOHZ_FULL);
+	/* RCU is a dependency and a retain reason; with a scope, the dependency */
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("RCU", &sp), 0);
+	CU_ASSERT(sp.dep == 4 && sp.retain == 2);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("RCU@CPU", &sp), 0);
+	CU_ASSERT(sp.dep == 4 && sp.retain < 0);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("DEP_BIT9@GLOBAL", &sp), 0);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("RETAIN_42", &sp), 0);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("POSIX_TIMERS", &sp), -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("SCHED@NOWHERE", &sp), -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("TIMER_DUE@CPU", &sp), -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("", &sp), -1);
+	ts_reason_name_list(list, sizeof(list));
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, "POSIX_TIMER, PERF_EVENTS"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, "TIMEKEEPING"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, "UNREPORTED, NOT_NOHZ_FULL"));
 }
 
 /* ---- readers on fixtures captured in the guest ---- */
@@ -403,9 +695,7 @@ static void test_check(void)
 static int read_any(const char *path, struct ts_analysis *a, char *err)
 {
 	ts_analysis_init(a);
-	if (ts_is_recording(path))
-		return ts_read_recording(path, a, err, 256);
-	return ts_read_tracedat(path, a, err, 256);
+	return ts_read_file(path, a, err, 256);
 }
 
 static void test_fixture_patched(void)
@@ -414,7 +704,7 @@ static void test_fixture_patched(void)
 	const struct ts_reason *r;
 	char err[256];
 
-	CU_ASSERT_EQUAL_FATAL(read_any(fixture("patched.tickstat"), &a, err), 0);
+	CU_ASSERT_EQUAL_FATAL(read_any(fixture("patched.dat"), &a, err), 0);
 	CU_ASSERT(a.caps.scopes && a.caps.restart && a.caps.dep_events && a.caps.retain);
 	CU_ASSERT_STRING_EQUAL(a.kernel, "6.1.192");
 	CU_ASSERT_STRING_EQUAL(a.nohz_full, "1-3");
@@ -426,10 +716,30 @@ static void test_fixture_patched(void)
 		if (ts_reason_matches(&a.cpus[2]->reasons[i], "SCHED@CPU"))
 			r = &a.cpus[2]->reasons[i];
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	CU_ASSERT(r->time_ns > 400 * MS && r->time_ns < 600 * MS);
+	CU_ASSERT(r->time_ns > 400 * MS && r->time_ns < 700 * MS);
+	CU_ASSERT_STRING_EQUAL(a.source_kind, "recording");
 	CU_ASSERT_EQUAL(a.cpus[2]->sched_detail, 3);	/* CFS */
 	CU_ASSERT(a.nr_culprits > 0);
 	ts_analysis_free(&a);
+}
+
+/* trace-cmd convert makes it version 7 with zstd: the same recording, the same report. */
+static void test_fixture_converted(void)
+{
+	struct ts_analysis a, b;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(read_any(fixture("patched.dat"), &a, err), 0);
+	CU_ASSERT_EQUAL_FATAL(read_any(fixture("patched-v7.dat"), &b, err), 0);
+	CU_ASSERT_STRING_EQUAL(b.source_kind, "recording");
+	CU_ASSERT_EQUAL(a.win_start, b.win_start);
+	CU_ASSERT_EQUAL(a.win_end, b.win_end);
+	for (int c = 1; c <= 3; c++) {
+		CU_ASSERT_EQUAL(a.cpus[c]->ticks, b.cpus[c]->ticks);
+		CU_ASSERT_EQUAL(memcmp(a.cpus[c]->time, b.cpus[c]->time, sizeof(a.cpus[c]->time)), 0);
+	}
+	ts_analysis_free(&a);
+	ts_analysis_free(&b);
 }
 
 static void test_fixture_stock(void)
@@ -437,7 +747,7 @@ static void test_fixture_stock(void)
 	struct ts_analysis a;
 	char err[256];
 
-	CU_ASSERT_EQUAL_FATAL(read_any(fixture("stock.tickstat"), &a, err), 0);
+	CU_ASSERT_EQUAL_FATAL(read_any(fixture("stock.dat"), &a, err), 0);
 	CU_ASSERT(a.caps.tick_stop && !a.caps.scopes && !a.caps.restart && !a.caps.dep_events);
 	CU_ASSERT_EQUAL(a.nr_culprits, 0);
 	ts_analysis_free(&a);
@@ -452,14 +762,15 @@ static void test_fixture_tracedat_agrees(void)
 		struct ts_analysis a, b;
 		char name[64], err[256];
 
-		snprintf(name, sizeof(name), "%s.tickstat", kernels[k]);
+		snprintf(name, sizeof(name), "%s.dat", kernels[k]);
 		CU_ASSERT_EQUAL_FATAL(read_any(fixture(name), &a, err), 0);
 		ts_analysis_init(&b);
 		ts_analysis_set_range(&b, a.win_start, a.win_end);
 		for (int c = 1; c <= 3; c++)
 			ts_analysis_cpu(&b, c)->nohz_full = 1;
-		snprintf(name, sizeof(name), "%s.dat", kernels[k]);
-		CU_ASSERT_EQUAL_FATAL(ts_read_tracedat(fixture(name), &b, err, sizeof(err)), 0);
+		snprintf(name, sizeof(name), "%s-trace-cmd.dat", kernels[k]);
+		CU_ASSERT_EQUAL_FATAL(ts_read_file(fixture(name), &b, err, sizeof(err)), 0);
+		CU_ASSERT_STRING_EQUAL(b.source_kind, "trace.dat");
 		for (int c = 2; c <= 3; c++) {
 			int64_t d = (int64_t)a.cpus[c]->ticks - (int64_t)b.cpus[c]->ticks;
 
@@ -479,7 +790,7 @@ static void test_fixture_lost(void)
 	struct ts_verdict v;
 	char err[256];
 
-	CU_ASSERT_EQUAL_FATAL(read_any(fixture("lost.tickstat"), &a, err), 0);
+	CU_ASSERT_EQUAL_FATAL(read_any(fixture("lost.dat"), &a, err), 0);
 	CU_ASSERT(a.cpus[2]->lost_events + a.cpus[2]->lost_unknown > 0);
 	ts_check_opts_init(&o);
 	o.max_unknown = 100;
@@ -506,7 +817,7 @@ static void test_fixture_unflushed(void)
 	char err[256];
 
 	ts_analysis_init(&a);
-	CU_ASSERT_EQUAL_FATAL(ts_read_tracedat(fixture("unflushed.dat"), &a, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(ts_read_file(fixture("unflushed.dat"), &a, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(a.cpus[3]->lost_events, 81);
 	CU_ASSERT_EQUAL(a.cpus[0]->lost_events, 110);
 	CU_ASSERT_EQUAL(a.cpus[1]->lost_events + a.cpus[2]->lost_events, 0);
@@ -515,7 +826,7 @@ static void test_fixture_unflushed(void)
 	/* after that event: CPU 3 unknown throughout, CPU 2 known */
 	ts_analysis_init(&a);
 	ts_analysis_set_range(&a, last + 1, last + 1 + span);
-	CU_ASSERT_EQUAL_FATAL(ts_read_tracedat(fixture("unflushed.dat"), &a, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(ts_read_file(fixture("unflushed.dat"), &a, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(a.cpus[3]->lost_events, 81);
 	CU_ASSERT_EQUAL(a.cpus[3]->time[TS_TICK_UNKNOWN][0] + a.cpus[3]->time[TS_TICK_UNKNOWN][1] +
 			a.cpus[3]->time[TS_TICK_UNKNOWN][2], span);
@@ -526,7 +837,7 @@ static void test_fixture_unflushed(void)
 	/* up to it: nothing is missing */
 	ts_analysis_init(&a);
 	ts_analysis_set_range(&a, last - span, last);
-	CU_ASSERT_EQUAL_FATAL(ts_read_tracedat(fixture("unflushed.dat"), &a, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(ts_read_file(fixture("unflushed.dat"), &a, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(a.cpus[3]->lost_events, 0);
 	ts_analysis_free(&a);
 }
@@ -558,48 +869,86 @@ static int read_bytes(const unsigned char *buf, size_t len, char *err)
 	CU_ASSERT_EQUAL((size_t)write(fd, buf, len), len);
 	close(fd);
 	ts_analysis_init(&a);
-	ret = ts_read_recording(path, &a, err, 256);
+	ret = ts_read_file(path, &a, err, 256);
 	ts_analysis_free(&a);
 	unlink(path);
 	return ret;
 }
 
+/* Every cut of a file, tickstat's or trace-cmd's (v7, zstd), is an error with a reason. */
 static void test_truncated(void)
 {
-	size_t len;
-	unsigned char *buf = slurp(fixture("patched.tickstat"), &len);
-	char err[256];
-	int errors = 0, cuts = 0;
+	static const char * const files[] = { "patched.dat", "patched-trace-cmd.dat" };
 
-	/* every cut of the file is an error with a reason */
-	for (size_t cut = 0; cut < len; cut += 1 + cut / 8, cuts++) {
-		if (read_bytes(buf, cut, err))
-			errors++;
+	for (int f = 0; f < 2; f++) {
+		size_t len;
+		unsigned char *buf = slurp(fixture(files[f]), &len);
+		char err[256];
+		int errors = 0, cuts = 0;
+
+		for (size_t cut = 0; cut < len; cut += 1 + cut / 8, cuts++) {
+			if (read_bytes(buf, cut, err))
+				errors++;
+			else
+				fprintf(stderr, "%s cut at %zu of %zu reads\n", files[f], cut, len);
+		}
+		CU_ASSERT_EQUAL(errors, cuts);
+		CU_ASSERT_EQUAL(read_bytes(buf, len, err), 0);
+		CU_ASSERT_EQUAL(read_bytes(buf, len - 1, err), -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "truncated"));
+		free(buf);
 	}
-	CU_ASSERT_EQUAL(errors, cuts);
-	CU_ASSERT_EQUAL(read_bytes(buf, len, err), 0);
-	CU_ASSERT_EQUAL(read_bytes(buf, len - 1, err), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "truncated"));
-	free(buf);
 }
 
-static void test_bad_version_and_sections(void)
+static size_t find_text(const unsigned char *buf, size_t len, const char *what)
 {
-	size_t len;
-	unsigned char *buf = slurp(fixture("patched.tickstat"), &len);
+	size_t n = strlen(what);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (!memcmp(buf + i, what, n))
+			return i;
+	CU_FAIL_FATAL("fixture lacks an expected string");
+	return 0;
+}
+
+/* A wrong version, a changed page, a changed mark, a removed page. */
+static void test_bad_version_and_pages(void)
+{
+	size_t len, at;
+	unsigned char *buf = slurp(fixture("patched.dat"), &len);
+	unsigned char *copy = malloc(len);
 	char err[256];
 
-	buf[8] = 9;
-	CU_ASSERT_EQUAL(read_bytes(buf, len, err), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "version 9"));
-	buf[8] = 1;
-	buf[12] = 77;				/* unknown first section type */
-	CU_ASSERT_EQUAL(read_bytes(buf, len, err), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown section"));
-	buf[12] = 1;
-	buf[23] = 0x7f;				/* a 2 GiB section length */
-	CU_ASSERT_EQUAL(read_bytes(buf, len, err), -1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "larger"));
+	memcpy(copy, buf, len);
+	copy[10] = '9';				/* version "9" */
+	CU_ASSERT_EQUAL(read_bytes(copy, len, err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "version '9'"));
+
+	/* one byte of an event's payload in the last page of CPU 2 */
+	memcpy(copy, buf, len);
+	at = find_text(copy, len, "tickstat v1 ready");
+	copy[at + 20] ^= 1;			/* inside a start mark: "start_ns" */
+	CU_ASSERT_EQUAL(read_bytes(copy, len, err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "corrupt recording"));
+
+	memcpy(copy, buf, len);
+	at = find_text(copy, len, "tickstat v1 done");
+	copy[at + 25] ^= 1;			/* the done mark's count or CRC */
+	CU_ASSERT_EQUAL(read_bytes(copy, len, err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "corrupt recording"));
+
+	memcpy(copy, buf, len);
+	at = find_text(copy, len, "tickstat v1 initial");
+	memcpy(copy + at + 13, "ended", 5);	/* the snapshot mark is damaged */
+	CU_ASSERT_EQUAL(read_bytes(copy, len, err), -1);
+
+	/* an event's field, far from any mark: the CRC-32 finds it */
+	memcpy(copy, buf, len);
+	at = len - 4096 * 3 + 100;		/* inside one of the last CPU's pages */
+	copy[at] ^= 0x10;
+	CU_ASSERT_EQUAL(read_bytes(copy, len, err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "corrupt recording"));
+	free(copy);
 	free(buf);
 }
 
@@ -607,7 +956,7 @@ static void test_bad_version_and_sections(void)
 static void test_corrupt_bytes(void)
 {
 	size_t len;
-	unsigned char *buf = slurp(fixture("patched.tickstat"), &len);
+	unsigned char *buf = slurp(fixture("patched-trace-cmd.dat"), &len);
 	unsigned char *copy = malloc(len);
 	char err[256];
 
@@ -623,6 +972,53 @@ static void test_corrupt_bytes(void)
 	free(buf);
 }
 
+/* The resolver: lines cut anywhere, the nearest symbol below, both tick names. */
+static void test_ksym(void)
+{
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81100000 t tick_nohz_handler\n"
+		"ffffffff81100200 T activate_task\n"
+		"ffffffff81100300 d some_data\n"
+		"ffffffff81100400 T dequeue_task_fair\n"
+		"garbage line\n"
+		"ffffffffc0001000 t mod_fn\t[mod]\n";
+	struct ts_ksym_query *q = calloc(1, sizeof(*q));
+	const struct ts_ksym *s;
+	char name[200];
+
+	ts_ksym_query_init(q);
+	ts_ksym_want(q, 0xffffffff81100217ULL);
+	ts_ksym_want(q, 0xffffffffc0001004ULL);
+	ts_ksym_want(q, 0x10);
+	for (size_t i = 0; i < sizeof(text) - 1; i += 7)	/* pieces of 7 bytes */
+		ts_ksym_feed(q, text + i, sizeof(text) - 1 - i < 7 ? sizeof(text) - 1 - i : 7);
+	ts_ksym_end(q);
+	CU_ASSERT_EQUAL(q->tick_fn, 0xffffffff81100000ULL);
+	CU_ASSERT_STRING_EQUAL(q->tick_name, "tick_nohz_handler");
+	s = ts_ksym_get(q, 0xffffffff81100217ULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	ts_ksym_format(s, name, sizeof(name));
+	CU_ASSERT_STRING_EQUAL(name, "activate_task+0x17");
+	CU_ASSERT_STRING_EQUAL(s->next_name, "dequeue_task_fair");	/* data skipped */
+	s = ts_ksym_get(q, 0xffffffffc0001004ULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_STRING_EQUAL(s->name, "mod_fn");
+	CU_ASSERT_PTR_NULL(ts_ksym_get(q, 0x10));
+	CU_ASSERT_EQUAL(q->bad_lines, 1);
+	CU_ASSERT(ts_is_tick_fn_name("tick_sched_timer") && ts_is_tick_fn_name("tick_nohz_handler"));
+
+	/* 6.1 has both names: tick_nohz_handler is its low-res handler there */
+	ts_ksym_query_init(q);
+	ts_ksym_feed(q, text, 63);		/* up to tick_nohz_handler's line */
+	ts_ksym_feed(q, "ffffffff81100100 t tick_sched_timer\n", 36);
+	ts_ksym_feed(q, text + 63, sizeof(text) - 1 - 63);
+	ts_ksym_end(q);
+	CU_ASSERT_STRING_EQUAL(q->tick_name, "tick_sched_timer");
+	CU_ASSERT_STRING_EQUAL(q->tick_next_name, "activate_task");
+	free(q);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -633,6 +1029,7 @@ int main(int argc, char **argv)
 		{ "hist: percentile error within 12.5%", test_hist_error_bound },
 		{ "hist: log2 buckets", test_hist_log2 },
 		{ "cpuset: parse and format", test_cpuset },
+		{ "decode: the tick's hrtimer by either name", test_decode_tick_names },
 		{ "state: patched, two tasks then one", test_patched_two_tasks },
 		{ "state: stock, restart inferred from a refusal", test_stock_inferred_restart },
 		{ "state: stock, idle exit on a housekeeping CPU", test_stock_idle_exit },
@@ -640,15 +1037,22 @@ int main(int argc, char **argv)
 		{ "state: start snapshot", test_snapshot },
 		{ "state: start snapshot, stock switch", test_snapshot_stock_switch },
 		{ "state: time range", test_range },
+		{ "state: time range cut against the data", test_range_cuts },
+		{ "state: timeline in time order per CPU", test_timeline_order },
+		{ "state: an undecodable record is a lost event", test_bad_record },
+		{ "state: co-runners", test_co_runners },
 		{ "state: unknown values named by number", test_unknown_values },
-		{ "check: pass, not applicable, unknown tick count", test_check },
+		{ "check: pass, not applicable, no verdict", test_check },
+		{ "check: reason names", test_reason_spec },
 		{ "fixture: patched recording", test_fixture_patched },
 		{ "fixture: stock recording", test_fixture_stock },
+		{ "fixture: a recording converted to v7 by trace-cmd", test_fixture_converted },
 		{ "fixture: trace.dat agrees with the recording", test_fixture_tracedat_agrees },
 		{ "fixture: lost events fail the check", test_fixture_lost },
 		{ "fixture: trace.dat with unwritten events", test_fixture_unflushed },
 		{ "broken: every truncation is an error", test_truncated },
-		{ "broken: version, section type, length", test_bad_version_and_sections },
+		{ "broken: version, marks, a page's bytes", test_bad_version_and_pages },
+		{ "ksym: streamed kallsyms, the tick's function", test_ksym },
 		{ "broken: corrupted bytes do not crash", test_corrupt_bytes },
 	};
 	CU_pSuite suite;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_recording.c - libFuzzer target: any bytes as a tickstat recording.
+ * fuzz_tracedat.c - libFuzzer target: any bytes as an input file (a
+ * trace.dat: tickstat's recording or trace-cmd's, v6 or v7, compressed).
  *
- * Built with -DTS_FUZZING, which skips the sections' CRC32 check so that
- * mutated inputs reach the format, metadata and page parsers behind it.
+ * Built with -DTS_FUZZING, which skips the pages' CRC-32 check so that
+ * mutated inputs reach the reports behind it.
  * The reader must return an error or a report; a crash, a leak or
  * undefined behaviour is a bug (ASan and UBSan watch).
  */
@@ -16,7 +17,7 @@
 #include "analysis.h"
 #include "check.h"
 #include "output.h"
-#include "stream.h"
+#include "tracedat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -26,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ts_check_opts co;
 	struct ts_verdict v;
 	char path[64], err[256];
-	int fd = memfd_create("recording", 0);
+	int fd = memfd_create("trace.dat", 0);
 
 	if (fd < 0)
 		return 0;
@@ -38,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		devnull = fopen("/dev/null", "w");
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	ts_analysis_init(&an);
-	if (!ts_read_recording(path, &an, err, sizeof(err))) {
+	if (!ts_read_file(path, &an, err, sizeof(err))) {
 		/* what a report would do with it */
 		ts_output_table(devnull, &an, &oo);
 		ts_output_json(devnull, &an, &oo, NULL);

@@ -1,0 +1,1017 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * session.c - a recording session: tick events from this machine's kernel,
+ * without causing what we measure.
+ *
+ * The session works in a private tracing instance that it destroys on
+ * every exit path, so the system's tracing state is left as found.  Its
+ * owner pins itself to CPUs it does not monitor and uses no perf events (a
+ * frequency-mode perf event would set PERF_EVENTS on every nohz_full CPU);
+ * the session reads the per-CPU ring buffers with non-blocking reads when
+ * polled: a reader that never sleeps on a buffer never makes the kernel
+ * queue wake-up irq_work on the CPU that writes it.  Pages go to the same
+ * stream (stream.c) that reads files, so a live report and a file's report
+ * are the same code on the same bytes.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include <zlib.h>
+
+#include "datwrite.h"
+#include "ksym.h"
+#include "session.h"
+#include "stream.h"
+
+#define INSTANCE_PREFIX	"tickstat_"
+
+struct optional_event {
+	const char *system;
+	const char *name;
+	int required;
+};
+
+static const struct optional_event events[] = {
+	{ "timer", "tick_stop", 1 },
+	{ "timer", "tick_retain", 0 },
+	{ "timer", "tick_restart", 0 },
+	{ "timer", "tick_dep_set", 0 },
+	{ "timer", "tick_dep_clear", 0 },
+	{ "sched", "sched_switch", 0 },
+	{ "timer", "hrtimer_expire_entry", 0 },
+};
+
+#define NR_EVENTS (int)(sizeof(events) / sizeof(events[0]))
+
+/* A growable text buffer for the META and END sections. */
+struct text {
+	char *buf;
+	size_t len, cap;
+};
+
+static void text_add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && t->len + n < t->cap)
+			break;
+		t->cap = t->cap * 2 + n + 256;
+		t->buf = realloc(t->buf, t->cap);
+		if (!t->buf) {
+			t->len = t->cap = 0;
+			return;
+		}
+	}
+	t->len += n;
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return 0;
+}
+
+/*
+ * Is tracefs mounted?  Asked before libtracefs, which would mount it
+ * itself: a recorder must not leave a mount behind.
+ */
+static int tracefs_mounted(void)
+{
+	char line[512], dev[128], dir[256], type[64];
+	FILE *f = fopen("/proc/mounts", "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%127s %255s %63s", dev, dir, type) == 3 &&
+			!strcmp(type, "tracefs");
+	fclose(f);
+	return found;
+}
+
+/* Monitored CPUs: -C, else nohz_full, else every online CPU. */
+static int pick_cpus(const struct ts_session_opts *o, struct ts_cpuset *mon,
+		     struct ts_cpuset *online, char *nohz, size_t nohz_len)
+{
+	struct ts_cpuset full;
+	char buf[4096];
+
+	if (read_file("/sys/devices/system/cpu/online", buf, sizeof(buf)) ||
+	    ts_cpuset_parse(online, buf)) {
+		err_msg("cannot read /sys/devices/system/cpu/online\n");
+		return -1;
+	}
+	nohz[0] = '\0';
+	if (!read_file("/sys/devices/system/cpu/nohz_full", buf, sizeof(buf)) &&
+	    !ts_cpuset_parse(&full, buf) && !strstr(buf, "null"))
+		ts_cpuset_format(&full, nohz, nohz_len);
+	else
+		memset(&full, 0, sizeof(full));
+	if (!ts_cpuset_empty(&o->cpus))
+		*mon = o->cpus;
+	else if (!ts_cpuset_empty(&full))
+		*mon = full;
+	else
+		*mon = *online;
+	for (int c = 0; c < TS_CPUSET_WORDS * 64; c++) {
+		if (ts_cpuset_has(mon, c) && !ts_cpuset_has(online, c)) {
+			err_msg("CPU %d is not online\n", c);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Pin the recorder to the online CPUs it does not monitor; set gets them. */
+static void pin_away(const struct ts_cpuset *mon, cpu_set_t *away)
+{
+	cpu_set_t online, set;
+	int n = 0;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(*away), away))
+		CPU_ZERO(away);
+	if (sched_getaffinity(0, sizeof(online), &online))
+		CPU_ZERO(&online);
+	for (int c = 0; c < CPU_SETSIZE && c < TS_CPUSET_WORDS * 64; c++) {
+		if (CPU_ISSET(c, &online) && !ts_cpuset_has(mon, c)) {
+			CPU_SET(c, &set);
+			n++;
+		}
+	}
+	if (!n) {
+		info_msg("tickstat: warning: every CPU is monitored; the recorder runs on them too\n");
+		return;
+	}
+	if (sched_setaffinity(0, sizeof(set), &set))
+		info_msg("tickstat: warning: cannot pin the recorder: %s\n", strerror(errno));
+	else
+		*away = set;
+}
+
+/* Remove instances left by a recorder that was killed with SIGKILL. */
+static void remove_stale_instances(void)
+{
+	char **names = tracefs_instances(INSTANCE_PREFIX);
+
+	for (int i = 0; names && names[i]; i++) {
+		int pid = atoi(names[i] + strlen(INSTANCE_PREFIX));
+		struct tracefs_instance *inst;
+
+		if (pid > 0 && kill(pid, 0) && errno == ESRCH) {
+			inst = tracefs_instance_alloc(NULL, names[i]);
+			if (inst) {
+				tracefs_instance_destroy(inst);
+				tracefs_instance_free(inst);
+			}
+		}
+	}
+	tracefs_list_free(names);
+}
+
+/*
+ * A thread that is running: state R in /proc/PID/task/TID/stat.  Returns
+ * its CPU (field 39), or -1.
+ */
+static int running_on(const char *pid, const char *tid)
+{
+	char line[1024], path[600], state, *p;
+	int cpu;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", pid, tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+	fclose(f);
+	/* state is field 3; processor is field 39 */
+	if (!p || sscanf(p + 2, "%c", &state) != 1 || state != 'R')
+		return -1;
+	for (int field = 2; p && field < 39; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%d", &cpu) != 1 || cpu < 0 || cpu >= TS_MAX_CPUS)
+		return -1;
+	return cpu;
+}
+
+/*
+ * Mark the CPUs on which a thread of process pid runs.  Every thread, not
+ * only the main one: a worker spinning on an isolated CPU while its main
+ * thread sleeps (the DPDK pattern) makes that CPU busy.
+ */
+static void mark_busy_threads(const char *pid, int *busy)
+{
+	char path[300];
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%s/task", pid);
+	d = opendir(path);
+	while (d) {
+		struct dirent *e = readdir(d);
+		int cpu;
+
+		if (!e)
+			break;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		cpu = running_on(pid, e->d_name);
+		if (cpu >= 0)
+			busy[cpu] = 1;
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * The tick state of each CPU when recording starts, from /proc/timer_list
+ * (.tick_stopped), and whether a task runs there, from the state of every
+ * thread in /proc/PID/task/TID/stat: "initial.CPU=TICK,IDLE " tokens.
+ */
+static void snapshot(struct text *meta, const struct ts_cpuset *online)
+{
+	int stopped[TS_MAX_CPUS], busy[TS_MAX_CPUS];
+	char line[256];
+	int cpu = -1, v;
+	DIR *d;
+	FILE *f;
+
+	for (int i = 0; i < TS_MAX_CPUS; i++)
+		stopped[i] = -1, busy[i] = 0;
+	f = fopen("/proc/timer_list", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "cpu: %d", &cpu) == 1)
+			continue;
+		if (cpu >= 0 && cpu < TS_MAX_CPUS && sscanf(line, " .tick_stopped : %d", &v) == 1)
+			stopped[cpu] = v;
+	}
+	if (f)
+		fclose(f);
+	d = opendir("/proc");
+	while (d) {
+		struct dirent *e = readdir(d);
+
+		if (!e)
+			break;
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+			mark_busy_threads(e->d_name, busy);
+	}
+	if (d)
+		closedir(d);
+	for (int c = 0; c < TS_MAX_CPUS; c++) {
+		enum ts_tick_state t = stopped[c] < 0 ? TS_TICK_UNKNOWN :
+				       stopped[c] ? TS_TICK_STOPPED : TS_TICK_RUNNING;
+		enum ts_idle_state i = busy[c] ? TS_IDLE_BUSY : TS_IDLE_IDLE;
+
+		if (!ts_cpuset_has(online, c))
+			continue;
+		text_add(meta, "initial.%d=%s,%s ", c, ts_tick_state_name(t), ts_idle_state_name(i));
+		debug_msg("tickstat: CPU %d at the start: tick %s, %s\n", c, ts_tick_state_name(t),
+			  ts_idle_state_name(i));
+	}
+}
+
+struct reader {
+	int fd[TS_MAX_CPUS];
+	int nr;
+	char *page;
+	int page_size;
+};
+
+struct ts_session {
+	struct ts_analysis *an;
+	struct tracefs_instance *inst;
+	struct reader rd;
+	struct ts_stream s;
+	int stream_ok;
+	struct ts_datwrite w;
+	int writing;
+	FILE *out;
+	struct ts_ksym_query ksyms;
+	struct ts_cpuset mon, online;
+	cpu_set_t away;
+	char nohz[256];
+	int present[NR_EVENTS];
+	int marker_fd;
+	char *header_page, *header_event;
+	int header_page_len, header_event_len;
+	uint64_t start;
+	uint32_t end_crc;
+	int end_marks;
+	int mark_cpu;			/* where the marks go: the start mark's CPU */
+	uint64_t end_pages;		/* its pages before the end mark's page */
+	uint32_t end_pages_crc;
+};
+
+/*
+ * Write marks of one kind: the tokens (space-separated) in as few marks as
+ * fit the kernel's 1 KiB limit.  End and pages marks count towards "done".
+ */
+static int write_marks(struct ts_session *ss, const char *kind, const char *tokens, int apply)
+{
+	const char *p = tokens;
+
+	do {
+		char mark[TS_MARK_MAX + 1];
+		int n = snprintf(mark, sizeof(mark), TS_MARK_PREFIX "%s:", kind);
+
+		while (*p == ' ')
+			p++;
+		while (*p) {
+			size_t len = strcspn(p, " ");
+
+			if (n + 1 + len > TS_MARK_MAX) {
+				if (len > 200)
+					return -1;	/* no token is that long */
+				break;
+			}
+			mark[n++] = ' ';
+			memcpy(mark + n, p, len);
+			n += len;
+			p += len;
+			while (*p == ' ')
+				p++;
+		}
+		mark[n] = '\0';
+		if (write(ss->marker_fd, mark, n) != n) {
+			err_msg("cannot write to the instance's trace_marker: %s\n", strerror(errno));
+			return -1;
+		}
+		if (!strcmp(kind, "end") || !strcmp(kind, "pages")) {
+			ss->end_crc = crc32(ss->end_crc, (unsigned char *)mark, n);
+			ss->end_marks++;
+		}
+		if (apply && ts_stream_mark(&ss->s, sched_getcpu(), mark, n)) {
+			err_msg("internal error: a start mark does not parse: %s\n", mark);
+			return -1;
+		}
+	} while (*p);
+	return 0;
+}
+
+/*
+ * All marks land on one CPU, the one the start mark went to, so that a
+ * reader finds them together.
+ */
+static void pin_here(struct ts_session *ss, int on)
+{
+	cpu_set_t one;
+
+	if (!on) {
+		sched_setaffinity(0, sizeof(ss->away), &ss->away);
+		return;
+	}
+	if (ss->mark_cpu < 0)
+		ss->mark_cpu = sched_getcpu();
+	CPU_ZERO(&one);
+	CPU_SET(ss->mark_cpu, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+}
+
+/* Find the tick's hrtimer function; keep only its expiries. */
+static int setup_events(struct ts_session *ss, int enable)
+{
+	struct tracefs_instance *inst = ss->inst;
+
+	for (int i = 0; i < NR_EVENTS; i++) {
+		if (!enable) {
+			ss->present[i] = tracefs_event_file_exists(NULL, events[i].system,
+								   events[i].name, "format");
+			debug_msg("tickstat: event %s:%s %s\n", events[i].system, events[i].name,
+				  ss->present[i] ? "present" : "absent");
+		}
+		if (!ss->present[i]) {
+			if (events[i].required) {
+				/* with tracing working, tick_stop goes with the dynticks code */
+				if (tracefs_event_file_exists(NULL, "timer", "hrtimer_expire_entry",
+							      "format"))
+					err_msg("this kernel cannot stop the tick: it has no %s:%s event, so it was built without CONFIG_NO_HZ_COMMON (a periodic tick)\n",
+						events[i].system, events[i].name);
+				else
+					err_msg("this kernel has no %s:%s event (CONFIG_NO_HZ_COMMON and tracing needed)\n",
+						events[i].system, events[i].name);
+				return -1;
+			}
+			continue;
+		}
+		if (!strcmp(events[i].name, "hrtimer_expire_entry") && !enable) {
+			char filter[64];
+
+			if (!ss->ksyms.tick_fn) {
+				ss->present[i] = 0;	/* cannot tell the tick's timer apart */
+				debug_msg("tickstat: no tick_sched_timer or tick_nohz_handler in /proc/kallsyms: tick count unknown\n");
+				continue;
+			}
+			/* only the tick's own timer: keeps the stream small */
+			snprintf(filter, sizeof(filter), "function == 0x%llx",
+				 (unsigned long long)ss->ksyms.tick_fn);
+			tracefs_event_file_write(inst, events[i].system, events[i].name,
+						 "filter", filter);
+		}
+		if (enable && tracefs_event_enable(inst, events[i].system, events[i].name)) {
+			err_msg("cannot enable %s:%s\n", events[i].system, events[i].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int extra_events(struct ts_session *ss, const struct ts_session_opts *o, int enable);
+
+/* Hand one format to the stream (it parses what it reads) and to the file. */
+static int add_format(struct ts_session *ss, const char *system, const char *name)
+{
+	char *fmt;
+	int size, ret;
+
+	fmt = tracefs_event_file_read(NULL, system, name, "format", &size);
+	if (!fmt) {
+		err_msg("cannot read the format of %s:%s\n", system, name);
+		return -1;
+	}
+	ret = ts_stream_format(&ss->s, system, fmt, size);
+	if (ret)
+		err_msg("%s:%s: %s\n", system, name, ss->s.err);
+	else if (ss->writing && ts_dw_format(&ss->w, system, fmt, size))
+		ret = -1, err_msg("out of memory\n");
+	free(fmt);
+	return ret;
+}
+
+static int save_formats(struct ts_session *ss, const struct ts_session_opts *o)
+{
+	ss->header_page = tracefs_instance_file_read(NULL, "events/header_page",
+						     &ss->header_page_len);
+	ss->header_event = tracefs_instance_file_read(NULL, "events/header_event",
+						      &ss->header_event_len);
+	if (!ss->header_page || !ss->header_event ||
+	    ts_stream_header_page(&ss->s, ss->header_page, ss->header_page_len)) {
+		err_msg("cannot read events/header_page: %s\n", ss->s.err);
+		return -1;
+	}
+	if (add_format(ss, "ftrace", "print"))
+		return -1;
+	for (int i = 0; i < NR_EVENTS; i++)
+		if (ss->present[i] && add_format(ss, events[i].system, events[i].name))
+			return -1;
+	return extra_events(ss, o, 0);
+}
+
+/*
+ * -e SYSTEM:EVENT and SYSTEM:*: more events for the file, for trace-cmd and
+ * KernelShark; the analysis does not read them.  With enable 0, check and
+ * save their formats; with 1, enable them.
+ */
+static int extra_events(struct ts_session *ss, const struct ts_session_opts *o, int enable)
+{
+	for (int i = 0; i < o->nr_extra; i++) {
+		char sys[64], ev[128];
+		char **names = NULL;
+		int n = 0;
+
+		if (sscanf(o->extra[i], "%63[^:]:%127s", sys, ev) != 2) {
+			err_msg("-e %s: not SYSTEM:EVENT\n", o->extra[i]);
+			return -1;
+		}
+		names = tracefs_system_events(NULL, sys);
+		for (int k = 0; names && names[k]; k++) {
+			int dup = 0;
+
+			if (strcmp(ev, "*") && strcmp(ev, names[k]))
+				continue;
+			for (int e = 0; e < NR_EVENTS; e++)
+				dup |= ss->present[e] && !strcmp(events[e].system, sys) &&
+				       !strcmp(events[e].name, names[k]);
+			n++;
+			if (dup)
+				continue;
+			if (enable ? tracefs_event_enable(ss->inst, sys, names[k]) :
+				     add_format(ss, sys, names[k])) {
+				if (enable)
+					err_msg("cannot enable %s:%s\n", sys, names[k]);
+				tracefs_list_free(names);
+				return -1;
+			}
+		}
+		tracefs_list_free(names);
+		if (!n) {
+			err_msg("-e %s: this kernel has no such event\n", o->extra[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Drain every CPU's buffer with non-blocking reads: never sleep on one. */
+static int drain(struct ts_session *ss)
+{
+	struct reader *r = &ss->rd;
+
+	for (int c = 0; c < r->nr; c++) {
+		if (r->fd[c] < 0)
+			continue;
+		for (;;) {
+			ssize_t n = read(r->fd[c], r->page, r->page_size);
+
+			if (n <= 0)
+				break;
+			uint64_t pages;
+			uint32_t crc;
+			int had_end = ss->s.end_cpu >= 0;
+
+			if (n < r->page_size)
+				memset(r->page + n, 0, r->page_size - n);
+			if (ss->writing) {
+				ts_dw_sum(&ss->w, c, &pages, &crc);
+				if (ts_dw_page(&ss->w, c, r->page)) {
+					err_msg("cannot spool the recording: %s\n",
+						strerror(ss->w.error));
+					return -1;
+				}
+			}
+			if (ts_stream_page(&ss->s, c, r->page, r->page_size)) {
+				err_msg("CPU %d: %s\n", c, ss->s.err);
+				return -1;
+			}
+			if (ss->writing && !had_end && ss->s.end_cpu >= 0) {
+				ss->end_pages = pages;
+				ss->end_pages_crc = crc;
+			}
+		}
+	}
+	return 0;
+}
+
+static int open_readers(struct reader *r, struct tracefs_instance *inst,
+			const struct ts_cpuset *online)
+{
+	r->nr = 0;
+	for (int c = 0; c < TS_MAX_CPUS; c++) {
+		char *path;
+
+		r->fd[c] = -1;
+		if (!ts_cpuset_has(online, c))
+			continue;
+		r->nr = c + 1;
+		if (asprintf(&path, "per_cpu/cpu%d/trace_pipe_raw", c) < 0)
+			return -1;
+		r->fd[c] = tracefs_instance_file_open(inst, path, O_RDONLY | O_NONBLOCK);
+		free(path);
+		if (r->fd[c] < 0) {
+			err_msg("cannot open the ring buffer of CPU %d\n", c);
+			return -1;
+		}
+	}
+	r->page = malloc(r->page_size);
+	return r->page ? 0 : -1;
+}
+
+static void close_readers(struct reader *r)
+{
+	for (int c = 0; c < r->nr; c++)
+		if (r->fd[c] >= 0)
+			close(r->fd[c]);
+	free(r->page);
+}
+
+static int setup_instance(struct ts_session *ss, const struct ts_session_opts *o)
+{
+	struct tracefs_instance *inst;
+	char name[64], kb[32];
+
+	remove_stale_instances();
+	snprintf(name, sizeof(name), INSTANCE_PREFIX "%d", (int)getpid());
+	inst = tracefs_instance_create(name);
+	if (!inst) {
+		err_msg("cannot create the tracing instance %s: %s\n", name, strerror(errno));
+		return -1;
+	}
+	ss->inst = inst;
+	tracefs_trace_off(inst);
+	if (tracefs_instance_file_write(inst, "trace_clock", "mono") < 0) {
+		err_msg("cannot select the mono trace clock\n");
+		return -1;
+	}
+	snprintf(kb, sizeof(kb), "%d", o->buffer_kb);
+	if (tracefs_instance_file_write(inst, "buffer_size_kb", kb) < 0) {
+		err_msg("cannot set buffer_size_kb to %s\n", kb);
+		return -1;
+	}
+	ss->marker_fd = tracefs_instance_file_open(inst, "trace_marker", O_WRONLY);
+	if (ss->marker_fd < 0) {
+		err_msg("cannot open the instance's trace_marker\n");
+		return -1;
+	}
+	return setup_events(ss, 0);
+}
+
+/*
+ * Switch tracing on and write the start marks, all on one CPU: "start"
+ * right away, so that it lands in the first page of that CPU (a reader
+ * looks for it there), then, after the snapshot, "initial" and "ready".
+ * The events are enabled before, while tracing is still off, so that the
+ * window starts when tracing does.
+ */
+static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
+{
+	struct text t = { 0 };
+	char list[512];
+	int ret = -1;
+
+	if (setup_events(ss, 1) || extra_events(ss, o, 1))
+		return -1;
+	ts_cpuset_format(&ss->online, list, sizeof(list));
+	text_add(&t, "cpus=%s nohz_full=%s ", list, ss->nohz);
+	ts_cpuset_format(&ss->mon, list, sizeof(list));
+	text_add(&t, "monitored=%s", list);
+	if (!t.buf)
+		return -1;
+	pin_here(ss, 1);
+	ss->start = ts_now_ns();
+	tracefs_trace_on(ss->inst);
+	if (write_marks(ss, "start", t.buf, 1))
+		goto out;
+	t.len = 0;
+	snapshot(&t, &ss->online);
+	if (!t.buf || write_marks(ss, "initial", t.buf, 1))
+		goto out;
+	t.len = 0;
+	text_add(&t, "start_ns=%llu snapshot_ns=%llu initial=%d", (unsigned long long)ss->start,
+		 (unsigned long long)ts_now_ns(), ts_cpuset_count(&ss->online));
+	if (!t.buf || write_marks(ss, "ready", t.buf, 1))
+		goto out;
+	ret = 0;
+out:
+	pin_here(ss, 0);
+	free(t.buf);
+	return ret;
+}
+
+/*
+ * ts_session_start - set up the instance, take the start snapshot and
+ * switch tracing on.  out, when set, gets the recording (a trace.dat;
+ * path names it, to spool beside it).  Returns the session, or NULL after
+ * saying why (nothing is left behind).
+ */
+struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_analysis *an,
+				    FILE *out, const char *path)
+{
+	struct ts_session *ss = calloc(1, sizeof(*ss));
+	struct utsname uts;
+
+	if (!ss) {
+		err_msg("out of memory\n");
+		return NULL;
+	}
+	ss->an = an;
+	ss->rd.nr = 0;
+	ss->marker_fd = -1;
+	ss->mark_cpu = -1;
+	if (geteuid()) {
+		err_msg("recording needs root (it creates a tracing instance)\n");
+		goto fail;
+	}
+	if (!tracefs_mounted() || !tracefs_tracing_dir()) {
+		err_msg("tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)\n");
+		goto fail;
+	}
+	if (pick_cpus(o, &ss->mon, &ss->online, ss->nohz, sizeof(ss->nohz)))
+		goto fail;
+	if (sched_getaffinity(0, sizeof(ss->away), &ss->away))
+		CPU_ZERO(&ss->away);
+	if (o->pin_away)
+		pin_away(&ss->mon, &ss->away);
+	ts_ksym_query_init(&ss->ksyms);
+	ts_ksym_scan_file(&ss->ksyms, "/proc/kallsyms");
+	if (ts_stream_init(&ss->s, an, getpagesize(), sizeof(long))) {
+		err_msg("%s\n", ss->s.err);
+		goto fail;
+	}
+	ss->stream_ok = 1;
+	ss->s.tick_fn = ss->ksyms.tick_fn;
+	if (out) {
+		if (ts_dw_init(&ss->w, out, path, getpagesize(), sizeof(long),
+			       ts_cpuset_max(&ss->online) + 1)) {
+			err_msg("cannot make a spool file for the recording: %s\n", strerror(errno));
+			goto fail;
+		}
+		ss->writing = 1;
+		ss->out = out;
+	}
+	if (setup_instance(ss, o) || save_formats(ss, o) || ts_stream_ready(&ss->s))
+		goto fail;
+	uname(&uts);
+	snprintf(an->kernel, sizeof(an->kernel), "%s", uts.release);
+	snprintf(an->clock, sizeof(an->clock), "mono");
+	snprintf(an->source_kind, sizeof(an->source_kind), "live");
+	ss->rd.page_size = getpagesize();
+	if (open_readers(&ss->rd, ss->inst, &ss->online) || start_tracing(ss, o))
+		goto fail;
+	return ss;
+fail:
+	ts_session_free(ss);
+	return NULL;
+}
+
+/* ts_session_monitored - the CPUs the session reports */
+const struct ts_cpuset *ts_session_monitored(const struct ts_session *ss)
+{
+	return &ss->mon;
+}
+
+/* ts_session_start_ns - when tracing was switched on (CLOCK_MONOTONIC) */
+uint64_t ts_session_start_ns(const struct ts_session *ss)
+{
+	return ss->start;
+}
+
+/*
+ * ts_session_poll - move what the ring buffers hold into the analysis
+ * (and the recording).  Returns 0, or -1 after saying why.
+ */
+int ts_session_poll(struct ts_session *ss)
+{
+	return drain(ss);
+}
+
+/* The name of a task the stream did not name, from /proc. */
+static void add_comm(struct ts_analysis *an, int pid)
+{
+	char path[64], comm[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	if (pid > 0 && !ts_comm_get(an, pid) && !read_file(path, comm, sizeof(comm))) {
+		comm[strcspn(comm, "\n")] = '\0';
+		ts_comm_set(an, pid, comm);
+	}
+}
+
+/*
+ * The end marks.  "end": the window's end and the ring buffers' overruns.
+ * Once it has come back through the ring buffer, "pages": for a recording,
+ * how many pages each CPU wrote before it (the mark's CPU: before the page
+ * that holds it) and their CRC-32.  A page the kernel hands out only later
+ * (it can hold a partly read page back) is not counted, and a reader allows
+ * such pages after the counted ones.  Then "done", which counts and checks
+ * the marks before it.
+ */
+static int end_marks(struct ts_session *ss, uint64_t end)
+{
+	struct text t = { 0 };
+	int ret = -1;
+
+	text_add(&t, "end_ns=%llu", (unsigned long long)end);
+	for (int c = 0; c < TS_MAX_CPUS; c++) {
+		char *stats, *p, path[64];
+		unsigned long long n;
+
+		if (!ts_cpuset_has(&ss->online, c))
+			continue;
+		snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", c);
+		stats = tracefs_instance_file_read(ss->inst, path, NULL);
+		p = stats ? strstr(stats, "overrun:") : NULL;
+		if (p && sscanf(p, "overrun: %llu", &n) == 1)
+			text_add(&t, " overrun.%d=%llu", c, n);
+		free(stats);
+	}
+	pin_here(ss, 1);
+	if (!t.buf || write_marks(ss, "end", t.buf, 0))
+		goto out;
+	for (int tries = 0; ss->s.end_cpu < 0 && tries < 100; tries++) {
+		struct timespec nap = { 0, 10 * 1000000L };
+
+		if (drain(ss))
+			goto out;
+		if (ss->s.end_cpu < 0)
+			nanosleep(&nap, NULL);
+	}
+	if (ss->s.end_cpu < 0) {
+		err_msg("the end mark did not come back from the ring buffer\n");
+		goto out;
+	}
+	if (ss->writing) {
+		t.len = 0;
+		for (int c = 0; c < ss->w.nr_cpus; c++) {
+			uint64_t count;
+			uint32_t crc;
+
+			ts_dw_sum(&ss->w, c, &count, &crc);
+			if (c == ss->s.end_cpu)
+				count = ss->end_pages, crc = ss->end_pages_crc;
+			text_add(&t, "%d=%llu:%08x ", c, (unsigned long long)count, crc);
+		}
+		if (!t.buf || write_marks(ss, "pages", t.buf, 0))
+			goto out;
+	}
+	t.len = 0;
+	text_add(&t, "markers=%d crc=%08x", ss->end_marks, ss->end_crc);
+	ret = t.buf ? write_marks(ss, "done", t.buf, 0) : -1;
+out:
+	pin_here(ss, 0);
+	free(t.buf);
+	return ret;
+}
+
+/* The kallsyms lines a recording needs: the tick's function and the callers. */
+static void kallsyms_text(struct text *t, const struct ts_ksym_query *q)
+{
+	if (q->tick_fn) {
+		text_add(t, "%016llx %c %s\n", (unsigned long long)q->tick_fn, q->tick_type,
+			 q->tick_name);
+		if (q->tick_next)
+			text_add(t, "%016llx %c %s\n", (unsigned long long)q->tick_next,
+				 q->tick_next_type, q->tick_next_name);
+	}
+	/* the trace markers' own function, so that they are not named after another */
+	if (q->cand[2].addr) {
+		text_add(t, "%016llx %c %s\n", (unsigned long long)q->cand[2].addr, q->cand[2].type,
+			 q->cand[2].name);
+		if (q->cand[2].next)
+			text_add(t, "%016llx %c %s\n", (unsigned long long)q->cand[2].next,
+				 q->cand[2].next_type, q->cand[2].next_name);
+	}
+	for (int i = 0; i < q->nr; i++) {
+		const struct ts_ksym *s = &q->sym[i];
+
+		if (s->addr)
+			text_add(t, "%016llx %c %s\n", (unsigned long long)s->addr, s->type, s->name);
+		if (s->next)
+			text_add(t, "%016llx %c %s\n", (unsigned long long)s->next, s->next_type,
+				 s->next_name);
+	}
+}
+
+/* Name the callers of tick dependencies, from /proc/kallsyms. */
+static void resolve_callers(struct ts_session *ss)
+{
+	struct ts_analysis *an = ss->an;
+	uint64_t tick = ss->ksyms.tick_fn;
+
+	if (!an->nr_culprits)
+		return;		/* the start's query has the tick's function */
+	ts_ksym_query_init(&ss->ksyms);
+	for (int i = 0; i < an->nr_culprits; i++)
+		ts_ksym_want(&ss->ksyms, an->culprits[i].caller);
+	ts_ksym_scan_file(&ss->ksyms, "/proc/kallsyms");
+	if (ss->ksyms.tick_fn != tick)
+		ss->ksyms.tick_fn = 0;	/* not the one we filtered on: leave it out */
+	for (int i = 0; i < an->nr_culprits; i++) {
+		const struct ts_ksym *s = ts_ksym_get(&ss->ksyms, an->culprits[i].caller);
+		char name[TS_KSYM_NAME + 24];
+
+		if (s) {
+			ts_ksym_format(s, name, sizeof(name));
+			ts_caller_set(an, an->culprits[i].caller, name);
+		}
+	}
+}
+
+static int write_file(struct ts_session *ss)
+{
+	struct ts_analysis *an = ss->an;
+	struct text ksyms = { 0 }, cmdlines = { 0 }, uts_text = { 0 };
+	char *cpustat[TS_MAX_CPUS] = { 0 };
+	struct ts_dw_meta m = { 0 };
+	struct utsname uts;
+	char *clocks;
+	int ret;
+
+	kallsyms_text(&ksyms, &ss->ksyms);
+	for (int i = 0; an->comms && i < an->comm_slots; i++)
+		if (an->comms[i].pid > 0)
+			text_add(&cmdlines, "%d %s\n", an->comms[i].pid, an->comms[i].comm);
+	uname(&uts);
+	text_add(&uts_text, "%s %s %s %s", uts.sysname, uts.nodename, uts.release, uts.machine);
+	clocks = tracefs_instance_file_read(ss->inst, "trace_clock", NULL);
+	for (int c = 0; c < ss->w.nr_cpus; c++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", c);
+		if (ts_cpuset_has(&ss->online, c))
+			cpustat[c] = tracefs_instance_file_read(ss->inst, path, NULL);
+	}
+	m.header_page = ss->header_page;
+	m.header_page_len = ss->header_page_len;
+	m.header_event = ss->header_event;
+	m.header_event_len = ss->header_event_len;
+	m.kallsyms = ksyms.buf ? ksyms.buf : "";
+	m.kallsyms_len = ksyms.len;
+	m.cmdlines = cmdlines.buf ? cmdlines.buf : "";
+	m.cmdlines_len = cmdlines.len;
+	m.uname = uts_text.buf ? uts_text.buf : "";
+	m.trace_clock = clocks ? clocks : "[mono]";
+	m.clock = "mono";
+	m.recorder = "tickstat " TICKSTAT_VERSION;
+	m.cpustat = cpustat;
+	if (clocks)
+		clocks[strcspn(clocks, "\n")] = '\0';
+	ret = ts_dw_finish(&ss->w, &m);
+	if (ret)
+		err_msg("write error: %s\n", strerror(errno));
+	for (int c = 0; c < ss->w.nr_cpus; c++)
+		free(cpustat[c]);
+	free(clocks);
+	free(ksyms.buf);
+	free(cmdlines.buf);
+	free(uts_text.buf);
+	return ret;
+}
+
+/*
+ * ts_session_stop - switch tracing off, take the rest, write the end
+ * marks, close the analysis at this moment and write the recording.
+ * Returns 0, or -1 after saying why.
+ */
+int ts_session_stop(struct ts_session *ss)
+{
+	struct ts_analysis *an = ss->an;
+	uint64_t stop;
+
+	/*
+	 * The window ends when tracing goes off.  Then the events are disabled
+	 * (one write for all, which still takes long: the kernel waits for RCU)
+	 * and tracing goes on again for the end marks alone.
+	 */
+	tracefs_trace_off(ss->inst);
+	stop = ts_now_ns();
+	tracefs_instance_file_write(ss->inst, "events/enable", "0");
+	if (drain(ss))
+		return -1;
+	tracefs_trace_on(ss->inst);
+	if (end_marks(ss, stop))
+		return -1;
+	for (int tries = 0; !ss->s.done && tries < 100; tries++) {
+		struct timespec nap = { 0, 10 * 1000000L };
+
+		if (drain(ss))
+			return -1;
+		if (!ss->s.done)
+			nanosleep(&nap, NULL);
+	}
+	tracefs_trace_off(ss->inst);
+	if (!ss->s.done) {
+		err_msg("the end marks did not come back from the ring buffer\n");
+		return -1;
+	}
+	resolve_callers(ss);
+	for (int i = 0; i < an->nr_culprits; i++)
+		add_comm(an, an->culprits[i].pid);
+	for (int c = 0; c < an->nr_cpus; c++)
+		for (int i = 0; an->cpus[c] && i < an->cpus[c]->nr_tasks; i++)
+			add_comm(an, an->cpus[c]->tasks[i].pid);
+	ts_analysis_finish(an, ss->s.end_ns);
+	debug_msg("tickstat: %llu pages, %llu records, %llu undecodable records, %llu bad pages\n",
+		  (unsigned long long)ss->s.pages, (unsigned long long)ss->s.records,
+		  (unsigned long long)an->bad_records, (unsigned long long)an->bad_pages);
+	return ss->writing ? write_file(ss) : 0;
+}
+
+/* ts_session_free - destroy the instance (on every path) and free the session */
+void ts_session_free(struct ts_session *ss)
+{
+	if (!ss)
+		return;
+	close_readers(&ss->rd);
+	if (ss->marker_fd >= 0)
+		close(ss->marker_fd);
+	if (ss->inst) {
+		tracefs_trace_off(ss->inst);
+		tracefs_instance_file_write(ss->inst, "events/enable", "0");
+		tracefs_instance_destroy(ss->inst);
+		tracefs_instance_free(ss->inst);
+	}
+	if (ss->stream_ok)
+		ts_stream_free(&ss->s);
+	if (ss->writing)
+		ts_dw_free(&ss->w);
+	free(ss->header_page);
+	free(ss->header_event);
+	free(ss);
+}
