@@ -19,12 +19,9 @@
  * Prints how many times it set each.
  */
 #define _GNU_SOURCE
-#include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/time.h>
-#include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -69,20 +66,10 @@ static void *spinner(void *arg)
 
 static int perf_toggle(void)
 {
-	struct perf_event_attr attr;
-	int fd;
+	int fd = open_freq_perf_event("depstorm");
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
-	attr.freq = 1;
-	attr.sample_freq = 100;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		perror("depstorm: perf_event_open");
+	if (fd < 0)
 		return -1;
-	}
 	close(fd);
 	return 0;
 }

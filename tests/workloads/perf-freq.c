@@ -10,19 +10,14 @@
  * hrtimer-based software events turn frequency mode into a fixed period.)
  */
 #define _GNU_SOURCE
-#include <linux/perf_event.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "workload.h"
 
 int main(int argc, char **argv)
 {
-	struct perf_event_attr attr;
 	double duration = 1;
 	int cpu = -1, opt, fd;
 
@@ -41,17 +36,9 @@ int main(int argc, char **argv)
 	}
 	if (pin_to_cpu("perf-freq", cpu))
 		return 1;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
-	attr.freq = 1;
-	attr.sample_freq = 100;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		perror("perf-freq: perf_event_open");
+	fd = open_freq_perf_event("perf-freq");
+	if (fd < 0)
 		return 1;
-	}
 	printf("perf-freq: pid %d\n", getpid());
 	fflush(stdout);
 	usleep(duration * 1e6);
