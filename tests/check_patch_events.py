@@ -68,13 +68,14 @@ def check_stopped_intervals(c: Checker, dat: Path, tickstat: str) -> None:
                                     text=True, check=True).stdout)
     start, end = rep["window"]["start_ns"], rep["window"]["end_ns"]
     for n in (1, 2, 3):
-        raw, claimed, since = [], [], None
+        raw, claimed, since, has_duration = [], [], None, False
         for ts, event, f in raw_events(dat, n):
             if event == "tick_stop" and f.get("success") == "1":
                 since = ts
             elif event == "tick_restart":
                 if since is not None and start <= since and ts <= end:
                     raw.append(ts - since)
+                    has_duration |= "stopped_ns" in f
                     if int(f.get("stopped_ns", -1)) >= 0:
                         claimed.append((int(f["stopped_ns"]), ts - since))
                 since = None
@@ -83,6 +84,9 @@ def check_stopped_intervals(c: Checker, dat: Path, tickstat: str) -> None:
         want = (len(raw), sum(raw), max(raw, default=0))
         c.expect(f"CPU{n} stopped intervals (count, total ns, longest ns): tickstat = raw events",
                  mine == want and len(raw) >= 1, f"tickstat {mine}, raw {want}")
+        if not has_duration:
+            print(f"info CPU{n} tick_restart carries no duration (series v2): nothing to compare")
+            continue
         wrong = [x for x in claimed if x[0] != x[1]]
         c.expect(f"CPU{n} no tick_restart claims a duration other than its stop-to-restart gap",
                  not wrong, f"{len(wrong)} of {len(claimed)} differ, e.g. {wrong[:2]} "
@@ -177,18 +181,30 @@ def main() -> int:
 
     # Restart: the scenario's DEPENDENCY restart on CPU 1, on an interrupt
     # exit.  Those at the phase's start come from the tasks arriving at the
-    # idle CPU, so the scenario's is found by its time (0.7 s in).
+    # idle CPU, so the scenario's is found by its time (0.7 s in).  The
+    # stopped interval it ends is about 0.5 s on a quiet host, but a loaded
+    # one delays the launch of the three tasks unevenly (0.23 s was seen):
+    # the checks are on the order of the events, the gap is only shown.
     restarts = [e for e in pick("restart", "tick_restart", cpu=1, cause="DEPENDENCY")
                 if e["ts"] - e["phase_ts"] >= 0.5]
     c.expect("a DEPENDENCY restart on CPU 1 0.5 s or more into the phase", bool(restarts),
              len(restarts))
     if restarts:
         r = restarts[0]
-        stops = [e for e in events if e["event"] == "tick_stop" and e["cpu"] == 1
-                 and e["f"]["success"] == "1" and e["ts"] < r["ts"]]
+        cpu1 = [e for e in events if e["cpu"] == 1 and e["ts"] < r["ts"]
+                and e["event"] in ("tick_stop", "tick_restart")]
+        stops = [e for e in cpu1 if e["event"] == "tick_stop" and e["f"]["success"] == "1"]
+        before = [e for e in cpu1 if e["event"] == "tick_restart"]
         gap = r["ts"] - stops[-1]["ts"] if stops else -1
-        c.expect("it follows the 0.5 s tickless phase (0.3-0.7 s after the stop)",
-                 0.3 <= gap <= 0.7, f"{gap:.6f} s")
+        c.expect("it ends a stopped interval: a tick_stop success=1 on CPU 1 after the "
+                 "restart before it", bool(stops) and (not before or
+                                                       before[-1]["ts"] < stops[-1]["ts"]),
+                 f"stopped for {gap:.6f} s")
+        last = cpu1[-1] if cpu1 else None
+        c.expect("the event just before it on CPU 1 is the refusal that restarted the tick "
+                 "(tick_stop success=0 naming SCHED at CPU scope)",
+                 bool(last) and last["event"] == "tick_stop" and last["f"]["success"] == "0"
+                 and "SCHED" in last["f"].get("cpu", ""), last["body"] if last else None)
         c.expect("it happened on an interrupt exit (idle_loop=0)",
                  r["f"].get("idle_loop") == "0", r["body"])
     check_stopped_intervals(c, out / "trace.dat", tickstat)
