@@ -8,6 +8,7 @@
  * on itself, running on CPU (default: no pinning), and sleeps. Any such event
  * sets the global PERF_EVENTS tick dependency in 6.1. (Not cpu-clock: the
  * hrtimer-based software events turn frequency mode into a fixed period.)
+ * Then says how long the event was open: a loaded host wakes it late.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -18,7 +19,7 @@
 
 int main(int argc, char **argv)
 {
-	double duration = 1;
+	double duration = 1, opened;
 	int cpu = -1, opt, fd;
 
 	while ((opt = getopt(argc, argv, "c:d:")) != -1) {
@@ -39,9 +40,11 @@ int main(int argc, char **argv)
 	fd = open_freq_perf_event("perf-freq");
 	if (fd < 0)
 		return 1;
+	opened = now();
 	printf("perf-freq: pid %d\n", getpid());
 	fflush(stdout);
 	usleep(duration * 1e6);
 	close(fd);
+	printf("perf-freq: event open %.3f s\n", now() - opened);
 	return 0;
 }
