@@ -31,7 +31,7 @@ TICKSTAT := $(BUILD)/tools/tickstat/tickstat
 TICKSTAT_SRC := $(wildcard tools/tickstat/src/*.[ch]) tools/tickstat/Makefile
 
 .PHONY: all deps kernel kernel-stock kernel-patched kernel-variants kernel-source debian-kernels kmod \
-	image workloads tickstat demo check scenario bench shell kernels-doc clean distclean
+	image workloads tickstat demo check scenario bench soak shell kernels-doc clean distclean
 
 all: kernel image tickstat
 
@@ -108,6 +108,11 @@ bench: deps kernel image
 	$(Q)tests/bench/run
 	$(Q)tests/bench/cost --doc docs/performance.md
 
+# tickstat monitor for about 14 minutes in a guest: its memory and CPU time
+# (not part of check; docs/monitoring.md has the figures)
+soak: deps kernel image
+	$(Q)tests/bench/monitor-soak
+
 shell: deps image
 	$(Q)case "$(TREE)" in debian-*) ;; *) scripts/build-kernel.sh $(TREE) $(VARIANT);; esac
 	$(Q)guest-image/run-guest --tree $(TREE) --variant $(VARIANT) --shell
@@ -118,7 +123,7 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-# ---- installing: the tools, their man pages and the docs ----
+# ---- installing: the tools, their man pages, the docs and tickstat monitor's unit ----
 # make install [PREFIX=/usr/local] [DESTDIR=...]; make uninstall removes exactly that.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -130,12 +135,18 @@ MAN_PAGES := $(wildcard tools/tickstat/man/*.1) tools/tickplot/man/tickplot.1
 DOCS := README.md $(wildcard docs/*.md)
 DOCS_SCENARIOS := $(wildcard docs/scenarios/*.md)
 DOCS_IMAGES := $(wildcard docs/images/*.png)
+DOCS_PROMETHEUS := docs/prometheus/tickstat.rules.yml
+# tickstat monitor's unit; systemd also reads /usr/local/lib/systemd/system
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+UNIT := tools/tickstat/systemd/tickstat-monitor.service
 INSTALLED := $(BINDIR)/tickstat $(BINDIR)/tickplot \
 	$(TICKPLOT_DIR)/tickplot $(TICKPLOT_DIR)/tickplot.py \
 	$(patsubst %,$(MANDIR)/man1/%,$(notdir $(MAN_PAGES))) \
 	$(patsubst %,$(DOCDIR)/%,$(notdir $(DOCS))) \
 	$(patsubst %,$(DOCDIR)/scenarios/%,$(notdir $(DOCS_SCENARIOS))) \
-	$(patsubst %,$(DOCDIR)/images/%,$(notdir $(DOCS_IMAGES)))
+	$(patsubst %,$(DOCDIR)/images/%,$(notdir $(DOCS_IMAGES))) \
+	$(patsubst %,$(DOCDIR)/prometheus/%,$(notdir $(DOCS_PROMETHEUS))) \
+	$(UNITDIR)/$(notdir $(UNIT))
 
 .PHONY: tools install uninstall deb kernel-deb
 
@@ -144,7 +155,8 @@ tools: $(TICKSTAT)
 install: tools
 	@echo "  INSTALL $(DESTDIR)$(PREFIX)"
 	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TICKPLOT_DIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(DOCDIR)/scenarios $(DESTDIR)$(DOCDIR)/images
+		$(DESTDIR)$(DOCDIR)/scenarios $(DESTDIR)$(DOCDIR)/images $(DESTDIR)$(DOCDIR)/prometheus \
+		$(DESTDIR)$(UNITDIR)
 	$(Q)install -m 755 $(TICKSTAT) $(DESTDIR)$(BINDIR)/tickstat
 	$(Q)install -m 755 tools/tickplot/tickplot $(DESTDIR)$(TICKPLOT_DIR)/tickplot
 	$(Q)install -m 644 tools/tickplot/tickplot.py $(DESTDIR)$(TICKPLOT_DIR)/tickplot.py
@@ -154,13 +166,16 @@ install: tools
 	$(Q)install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	$(Q)install -m 644 $(DOCS_SCENARIOS) $(DESTDIR)$(DOCDIR)/scenarios/
 	$(Q)install -m 644 $(DOCS_IMAGES) $(DESTDIR)$(DOCDIR)/images/
+	$(Q)install -m 644 $(DOCS_PROMETHEUS) $(DESTDIR)$(DOCDIR)/prometheus/
+	$(Q)sed 's|^ExecStart=/usr/bin/tickstat |ExecStart=$(BINDIR)/tickstat |' $(UNIT) > $(DESTDIR)$(UNITDIR)/$(notdir $(UNIT))
+	$(Q)chmod 644 $(DESTDIR)$(UNITDIR)/$(notdir $(UNIT))
 
 # Python's byte-code cache, written when root first runs tickplot, goes too.
 uninstall:
 	@echo "  UNINSTALL $(DESTDIR)$(PREFIX)"
 	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	$(Q)rm -rf $(DESTDIR)$(TICKPLOT_DIR)/__pycache__
-	$(Q)for d in $(DOCDIR)/images $(DOCDIR)/scenarios $(DOCDIR) $(TICKPLOT_DIR); do \
+	$(Q)for d in $(DOCDIR)/images $(DOCDIR)/scenarios $(DOCDIR)/prometheus $(DOCDIR) $(TICKPLOT_DIR); do \
 		[ ! -d "$(DESTDIR)$$d" ] || rmdir "$(DESTDIR)$$d"; done
 
 # The tools' .deb files (tickstat, tickplot), built from a copy of this tree in build/deb

@@ -3,6 +3,11 @@
 #
 # Idempotent: asks dpkg which packages are installed and calls apt-get only for
 # the missing ones, saying which. Needs root (the README's set-up runs as root).
+#
+# prometheus brings promtool (make check tests the alert rules with it) and the
+# server tests/guest/prometheus.test starts on 127.0.0.1 for itself. On a host
+# run by systemd, Debian's package also enables its own prometheus.service
+# (port 9090); the tests do not use it.
 set -eu
 
 PACKAGES="
@@ -29,6 +34,7 @@ libcunit1-dev
 clang
 libclang-rt-14-dev
 pkg-config
+prometheus
 dpkg-dev
 debhelper
 dh-python

@@ -2,6 +2,7 @@
 """check_tickstat.py - judge the results of tests/scenarios/tickstat-basic.sh.
 
 usage: check_tickstat.py OUTDIR KERNEL TICKSTAT
+       check_tickstat.py --probes OUTDIR   (exit-paths.sh alone, PROBES=on)
 
 KERNEL is the guest's kernel (run-guest --tree): patched, or any other,
 which is judged as a stock kernel.
@@ -57,16 +58,24 @@ def last_span(rows: list, n: int) -> dict:
 
 
 def check_exit_codes(files: Path) -> None:
-    rc = dict(line.strip().split("=") for line in open(files / "rc.txt"))
     want = {"record-short": "0", "record-sigint": "0", "report-sigint": "0", "record": "0",
             "extract": "0", "report-json": "0", "tc-report": "0", "tc-stat": "0", "tc-dump": "0",
             "report-v": "0", "record-extra": "0", "tc-extra": "0", "check-pass": "0", "check-fail": "2",
             "check-forbid": "2", "report-missing": "1", "report-truncated": "1", "record-offline-cpu": "1",
             "record-bad-command": "1", "record-not-root": "1", "record-no-tracefs": "1",
             "check-lost": "2", "check-lost-allowed": "0"}
+    check_exit_path_codes(files, want, ("err-missing", "err-trunc", "err-cpu", "err-root",
+                                        "err-tracefs"))
+
+
+def check_exit_path_codes(files: Path, want: dict | None = None, errs: tuple = ()) -> None:
+    """Exit codes and one-line errors, with those of tests/scenarios/exit-paths.sh."""
+    rc = dict(line.strip().split("=") for line in open(files / "rc.txt"))
+    want = dict(want or {}, **{"record-sigterm": "0", "report-sigterm": "0", "record-bad-event": "1",
+                               "record-sigkill": "137", "record-next": "0", "record-bad-probes": "1"})
     for k, v in want.items():
         expect(f"exit code of {k} expected {v}", rc.get(k) == v, rc.get(k))
-    for name in ("err-missing", "err-trunc", "err-cpu", "err-root", "err-tracefs"):
+    for name in errs + ("err-event", "err-probes"):
         lines = (files / f"{name}.txt").read_text().splitlines()
         expect(f"{name}: one line on stderr", len(lines) == 1, lines)
 
@@ -91,8 +100,9 @@ def check_trace_cmd(files: Path) -> str:
         expect(f"CPU{cpu_n}: trace-cmd report --stat counts as many read events as tickstat read",
                cpu_n < len(stat) and stat[cpu_n] == n, stat)
     marks = re.findall(r"tickstat v1 (\w+):", (files / "tc-report.txt").read_text())
-    expect("trace-cmd shows tickstat's marks: start, initial, ready, end, pages, done",
-           marks[:3] == ["start", "initial", "ready"] and marks[-3:] == ["end", "pages", "done"], marks)
+    head = [m for m in marks[:4] if m != "probes"]
+    expect("trace-cmd shows tickstat's marks: start, [probes,] initial, ready, end, pages, done",
+           head[:3] == ["start", "initial", "ready"] and marks[-3:] == ["end", "pages", "done"], marks)
     extra = (files / "extra.txt").read_text()
     expect("-e timer:timer_start puts timer_start events into the file",
            " timer_start: " in extra, extra[-300:])
@@ -112,7 +122,57 @@ def check_state(files: Path) -> None:
            norm("state-after-sigint.txt") == before, norm("state-after-sigint.txt"))
 
 
+def probe_parts(rep: dict) -> set[str]:
+    """What the report's probes told (source.probes.events), on a stock kernel."""
+    return set((rep["source"].get("probes") or {}).get("events", []))
+
+
+def check_probes(files: Path, rep: dict, asked: bool = False) -> str:
+    """Probes on a stock kernel: all of them placed, none left after SIGTERM,
+    an error, or SIGKILL and the next run, which removes the killed run's
+    and says so; --probes=off reports as before them.  asked: the runs had
+    --probes=on, so there must be probes to remove."""
+    probes = rep["source"].get("probes")
+    placed = [f for f, why in (probes or {}).get("functions", {}).items() if why == "placed"]
+    if asked:
+        expect("--probes=on on a stock kernel placed probes", len(placed) > 0, probes)
+        expect("--probes=on: the recording has the probes' events", probe_parts(rep) != set(),
+               probe_parts(rep))
+    during = int((files / "probes-during.txt").read_text())
+    expect(f"probes in kprobe_events while recording: {len(placed)} placed", during == len(placed),
+           during)
+    for name in ("probes-after-sigterm", "probes-after-error", "probes-after-next"):
+        text = (files / f"{name}.txt").read_text()
+        expect(f"no tickstat probe in kprobe_events: {name}", "tickstat_" not in text, text)
+    killed = (files / "killed-group.txt").read_text().strip()
+    left = int((files / "probes-after-sigkill.txt").read_text())
+    expect(f"SIGKILL leaves the probes of {killed} ({len(placed)})", left == len(placed), left)
+    err = (files / "next-run.err").read_text()
+    if placed:
+        want = f"tickstat: removed {len(placed)} probes left by a tickstat that was killed (group {killed})"
+        expect("the next run removes them and says so", err.strip() == want, err)
+    else:
+        expect("the next run has nothing to remove", err == "", err)
+    inst = (files / "instances-after-next.txt").read_text()
+    expect("the killed run's instance is gone too", "tickstat_" not in inst, inst)
+    term = json.loads((files / "term.json").read_text())
+    expect("the recording stopped by SIGTERM has the probes' events",
+           probe_parts(term) == probe_parts(rep), probe_parts(term))
+    off = json.loads((files / "off.json").read_text())
+    expect("--probes=off: no probes in the report", off["source"]["probes"] is None,
+           off["source"]["probes"])
+    if not rep["source"]["events"]["tick_dep"] or probes:
+        for c in off["cpus"]:
+            expect(f"--probes=off: CPU{c['cpu']} restarts and culprits unknown",
+                   c["restarts"] is None and c["culprits"] is None, c)
+    t0, t1 = (float(x) for x in (files / "probes-time.txt").read_text().split())
+    return (f", {len(placed)} probes placed and removed on every exit" if placed else "") + \
+        f" (exit paths {t1 - t0:.1f} s)"
+
+
 def check_scenario(rep: dict, rows: list, patched: bool, cputimer_pid: int, retries: int) -> None:
+    parts = probe_parts(rep)
+    scoped = patched or "tick_stop_first_scope" in parts
     window_s = rep["window"]["duration_ns"] / 1e9
     in_range("window seconds", 4.9, 5.6, window_s)
 
@@ -145,7 +205,7 @@ def check_scenario(rep: dict, rows: list, patched: bool, cputimer_pid: int, retr
         slack = max(10, 0.05 * sched["events"])
         in_range(f"CPU2 ticks less {retries} retried expiries vs SCHED decisions",
                  sched["events"] - slack, sched["events"] + slack, c2["ticks"] - retries)
-        expect("CPU2 SCHED scope", sched["scope"] == ("CPU" if patched else "UNKNOWN"),
+        expect("CPU2 SCHED scope", sched["scope"] == ("CPU" if scoped else "UNKNOWN"),
                sched["scope"])
         if patched:
             expect("CPU2 SCHED sub-reason CFS", sched["detail"] == "CFS", sched["detail"])
@@ -159,30 +219,40 @@ def check_scenario(rep: dict, rows: list, patched: bool, cputimer_pid: int, retr
     expect("CPU3 has the POSIX_TIMER reason", posix is not None, c3["reasons"])
     if posix:
         in_range("CPU3 POSIX_TIMER seconds", 0.4, 0.7, posix["time_ns"] / 1e9)
-        expect("CPU3 POSIX_TIMER scope", posix["scope"] == ("PROCESS" if patched else "UNKNOWN"),
+        expect("CPU3 POSIX_TIMER scope", posix["scope"] == ("PROCESS" if scoped else "UNKNOWN"),
                posix["scope"])
     expect("CPU3 tick stopped at the end", last_span(rows, 3).get("tick") == "stopped",
            last_span(rows, 3))
 
-    if patched:
+    if patched or "tick_restart" in parts:
         expect("CPU2 restarted by a dependency", c2["restarts"]["DEPENDENCY"] >= 1, c2["restarts"])
-        culprits = [(k["dependency"], k["scope"], k["comm"], k["pid"], k["caller"])
-                    for k in c3["culprits"] if k["sets"]]
-        expect(f"CPU3 culprit POSIX_TIMER set by cputimer({cputimer_pid}) in set_cpu_itimer",
-               any(d == "POSIX_TIMER" and s == "PROCESS" and comm == "cputimer" and
-                   pid == cputimer_pid and (caller or "").startswith("set_cpu_itimer")
-                   for d, s, comm, pid, caller in culprits), culprits)
-        expect("CPU2 culprit SCHED/CFS set by spin",
-               any(k["dependency"] == "SCHED" and k["sched"] == "CFS" and k["comm"] == "spin"
-                   for k in c2["culprits"] if k["sets"]), c2["culprits"])
     else:
         for c in (c2, c3):
             expect(f"CPU{c['cpu']} restarts unknown on stock", c["restarts"] is None, c["restarts"])
+    if patched or "tick_dep" in parts:
+        # the same culprits from the probes, without the SCHED sub-reason
+        culprits = [(k["dependency"], k["scope"], k["comm"], k["pid"], k["target"], k["caller"])
+                    for k in c3["culprits"] if k["sets"]]
+        expect(f"CPU3 culprit POSIX_TIMER set by cputimer({cputimer_pid}) in set_cpu_itimer",
+               any(d == "POSIX_TIMER" and s == "PROCESS" and comm == "cputimer" and
+                   pid == cputimer_pid and target == cputimer_pid and
+                   (caller or "").startswith("set_cpu_itimer")
+                   for d, s, comm, pid, target, caller in culprits), culprits)
+        expect(f"CPU2 culprit SCHED{'/CFS' if patched else ''} set by spin",
+               any(k["dependency"] == "SCHED" and k["sched"] == ("CFS" if patched else None) and
+                   k["comm"] == "spin" for k in c2["culprits"] if k["sets"]), c2["culprits"])
+    else:
+        for c in (c2, c3):
             expect(f"CPU{c['cpu']} culprits unknown on stock", c["culprits"] is None, c["culprits"])
 
 
 def check_agreement(rec: dict, dat: dict) -> None:
-    """The trace.dat of trace-cmd, over tickstat's window, tells the same."""
+    """The trace.dat of trace-cmd, over tickstat's window, tells the same.
+    With probes (a stock kernel), the recording names every bit of the
+    scope that held each decision, the trace.dat only the first bit:
+    there, each reason of the trace.dat holds at least as long in the
+    recording, for at least as many decisions."""
+    probes = "tick_stop_first_scope" in probe_parts(rec)
     for n in (2, 3):
         a, b = cpu(rec, n), cpu(dat, n)
         expect(f"CPU{n} trace.dat complete (no lost events)",
@@ -198,8 +268,18 @@ def check_agreement(rec: dict, dat: dict) -> None:
         if a["unknown_ns"] == 0 and b["unknown_ns"] == 0:
             in_range(f"CPU{n} busy share trace.dat vs recording", a["busy_tickless_share"] - 0.01,
                      a["busy_tickless_share"] + 0.01, b["busy_tickless_share"])
-        for r in a["reasons"]:
+        for r in (b if probes else a)["reasons"]:
             if r["time_ns"] < 1e6:
+                continue
+            if probes:
+                o = reason(a, r["reason"])
+                expect(f"CPU{n} {r['reason']} in the recording", o is not None, a["reasons"])
+                if o:
+                    tol = max(1e6, 0.01 * r["time_ns"])
+                    expect(f"CPU{n} {r['reason']} ns recording >= trace.dat ({r['time_ns']})",
+                           o["time_ns"] >= r["time_ns"] - tol, o["time_ns"])
+                    expect(f"CPU{n} {r['reason']} decisions recording >= trace.dat ({r['events']})",
+                           o["events"] >= r["events"] - 2, o["events"])
                 continue
             o = reason(b, r["reason"])
             expect(f"CPU{n} {r['reason']} in the trace.dat report", o is not None, b["reasons"])
@@ -274,7 +354,24 @@ def check_raw_intervals(rep: dict, cpu2_events: list) -> str:
             f"(raw events: {len(raw)}, {sum(raw)} ns)")
 
 
+def main_probes(out: Path) -> int:
+    """check_tickstat.py --probes OUTDIR: exit-paths.sh alone with
+    PROBES=on, on a stock kernel."""
+    files = out / "files"
+    check_exit_path_codes(files)
+    said = check_probes(files, json.loads((files / "term.json").read_text()), asked=True)
+    for f in failures:
+        print("  FAIL: " + f, file=sys.stderr)
+    if failures:
+        print(f"tickstat's probes: {len(failures)} assertion(s) failed", file=sys.stderr)
+        return 1
+    print(f"tickstat's probes on every exit{said}")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1] == "--probes":
+        return main_probes(Path(sys.argv[2]))
     out, kernel, tickstat = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
     files = out / "files"
     patched = kernel == "patched"
@@ -284,6 +381,7 @@ def main() -> int:
 
     check_exit_codes(files)
     check_state(files)
+    probed = check_probes(files, rep)
     cpu2_events = raw_events(files / "trace.dat", 2)
     retries = retried_ticks(cpu2_events, rep["window"]["start_ns"], rep["window"]["end_ns"])
     check_scenario(rep, rows, patched, pid, retries)
@@ -324,7 +422,8 @@ def main() -> int:
     print(f"tickstat on {kernel}: CPU1 busy tickless {cpu(rep, 1)['busy_tickless_share']:.4f}, "
           f"CPU2 SCHED {reason(c2, 'SCHED')['time_ns'] / 1e9:.3f} s, ticks {c2['ticks']} "
           f"({retries} retried) to {reason(c2, 'SCHED')['events']} decisions, "
-          f"CPU3 POSIX_TIMER {reason(cpu(rep, 3), 'POSIX_TIMER')['time_ns'] / 1e9:.3f} s{raw}{agreed}")
+          f"CPU3 POSIX_TIMER {reason(cpu(rep, 3), 'POSIX_TIMER')['time_ns'] / 1e9:.3f} s{raw}{agreed}"
+          f"{probed}")
     return 0
 
 

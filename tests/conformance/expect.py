@@ -30,6 +30,9 @@ class Scenario:
         # vCPU): the kernel is not judged, the scenario is skipped
         self.skipped: str | None = None
         self.report, self.rows, self.notes = {}, [], {}
+        # what tickstat's kprobe events told on a stock kernel (--probes)
+        self.probe_events: set[str] = set()
+        self.probe_unknown: dict[str, str] = {}
         # what the kernel offers (guest-lib.sh save_kernel), by mechanism
         # rather than version: PREEMPT_RT, and each CPU's fair server runtime
         facts = folder.parent / "kernel"
@@ -42,9 +45,15 @@ class Scenario:
         # every scenario reads LOC around its command (loc-delta -s)
         self.loc = [int(x) for x in (folder / "loc.txt").read_text().split()]
         self.span = [float(x) for x in (folder / "loc-span").read_text().split()]
+        # the hrtimer interrupt's retries per CPU meanwhile (/proc/timer_list)
+        retries = folder / "loc-retries.txt"
+        self.retries = [int(x) for x in retries.read_text().split()] if retries.exists() else []
         if not SCENARIOS[name].tickstat:
             return
         self.report = json.loads((folder / "report.json").read_text())
+        probes = self.report["source"].get("probes") or {}
+        self.probe_events = set(probes.get("events", []))
+        self.probe_unknown = probes.get("unknown", {})
         notes = folder / "notes.txt"
         self.notes = dict(l.split("=", 1) for l in notes.read_text().split("\n") if "=" in l) \
             if notes.exists() else {}
@@ -79,8 +88,31 @@ class Scenario:
         return spans[-1] if spans else {}
 
     def dep_scope(self, scope: str) -> str:
-        """The scope a kernel reports: stock kernels cannot say."""
-        return scope if self.patched else "UNKNOWN"
+        """The scope a kernel reports: a stock kernel cannot say, unless the
+        probes on check_tick_dependency() saw it."""
+        return scope if self.patched or self.first_scope else "UNKNOWN"
+
+    @property
+    def first_scope(self) -> bool:
+        """Probes saw the scope holding each failed decision (the first one)."""
+        return "tick_stop_first_scope" in self.probe_events
+
+    @property
+    def dep_events(self) -> bool:
+        """Dependency changes are known: the patched events, or probes."""
+        return self.patched or "tick_dep" in self.probe_events
+
+    @property
+    def targets(self) -> bool:
+        """The pid or tgid of a task or process scope is known (BTF for probes)."""
+        return self.patched or ("tick_dep" in self.probe_events and
+                                "target" not in self.probe_unknown)
+
+    @property
+    def restarts(self) -> bool:
+        """Restarts and their causes: the patched event, or a probe."""
+        return self.patched or ("tick_restart" in self.probe_events and
+                                "cause" not in self.probe_unknown)
 
 
 def held(s: Scenario, n: int, name: str, scope: str | None, lo: float, hi: float,
@@ -125,8 +157,12 @@ def check_loc(s: Scenario, c: dict) -> None:
 
     LOC is read around the scenario's command, which runs inside tickstat's
     window, and counts non-tick hrtimers too (a workload's own sleeps).
-    Under emulation one interrupt can also expire the tick twice (the
-    hrtimer interrupt's retry loop when handling took longer than a tick).
+    Under emulation one interrupt can also expire the tick twice: when
+    handling took longer than a tick, the hrtimer interrupt retries and
+    expires the tick again.  /proc/timer_list counts those retries
+    (nr_retries, read around the command too), and each allows one tick
+    without a LOC, so they widen the lower bound (by 12-15% of the ticks
+    once with perf-freq on a loaded CI host: the perf tick is slow there).
     An isolated (nohz_full) CPU whose tick is stopped at both edges of the
     window has no tick outside the command: LOC must match within 4 or 8%
     (check_load allows more), plus what the scenario adds on purpose.  Any
@@ -151,9 +187,11 @@ def check_loc(s: Scenario, c: dict) -> None:
             return
         start, end = s.span
         outside = HZ * max(0.0, c["window_ns"] / 1e9 - (end - start)) * 1.1
+    retries = s.retries[n] if n < len(s.retries) else 0
     s.within(f"CPU{n} LOC delta vs tickstat ticks ({c['ticks']}"
-             f"{', ticking at an edge' if not quiet_edges else ''})",
-             c["ticks"] - tol - outside, c["ticks"] + tol, s.loc[n])
+             f"{', ticking at an edge' if not quiet_edges else ''}"
+             f"{f', {retries} hrtimer retries' if retries else ''})",
+             c["ticks"] - tol - outside - retries, c["ticks"] + tol, s.loc[n])
 
 
 def check_lone_task(s: Scenario, secs: float = 5) -> None:
@@ -199,17 +237,32 @@ def sched_phase(s: Scenario, n: int, detail: str | None, secs: float, tol: float
     stopped_at_end(s, n)
 
 
+# Where the scheduler sets SCHED: sched_update_tick_dependency() is inlined
+# into the enqueue path, and each build inlines it elsewhere: activate_task
+# in the patched guest kernel, enqueue_task_fair or ttwu_do_activate in
+# Debian's 6.1 (seen with the probes).
+SCHED_SETTERS = ("activate_task", "enqueue_task", "ttwu_do_activate")
+
+
 def check_two_tasks(s: Scenario) -> None:
     sched_phase(s, 1, "CFS", 1.5)
     c = s.cpu(1)
-    if s.patched:
+    if s.restarts:
         s.within("CPU1 DEPENDENCY restarts", 1, 3, c["restarts"]["DEPENDENCY"])
+    if s.patched:
         # whoever enqueues the second task sets it: the task itself, or the
         # migration thread that moves it to CPU 1
         s.expect("CPU1 culprit: SCHED/CFS set in activate_task",
                  any(k["dependency"] == "SCHED" and k["sched"] == "CFS" and k["sets"] and
                      (k["caller"] or "").startswith("activate_task") for k in c["culprits"]),
                  "activate_task", c["culprits"])
+    elif s.dep_events:
+        # probes: the same culprit, without the scheduler's sub-reason
+        s.expect("CPU1 culprit: SCHED set at CPU 1 in the scheduler's enqueue path",
+                 any(k["dependency"] == "SCHED" and k["scope"] == "CPU" and k["target"] == 1 and
+                     k["sched"] is None and k["sets"] and
+                     (k["caller"] or "").startswith(SCHED_SETTERS) for k in c["culprits"]),
+                 " or ".join(SCHED_SETTERS), c["culprits"])
     most, why = 5, ""
     sched = s.reason(1, "SCHED", s.dep_scope("CPU"))
     if s.preempt_rt and sched:
@@ -258,16 +311,27 @@ def check_sched_deadline(s: Scenario) -> None:
     sched_phase(s, 1, "DEADLINE", 0.15, tol=0.13)
 
 
+# kernel/time/posix-cpu-timers.c and itimer.c, where the timers are armed
+TIMER_SETTERS = ("posix_cpu_timer_set", "set_process_cpu_timer", "set_cpu_itimer")
+
+
 def check_posix_timer(s: Scenario) -> None:
     for n, kind, scope in ((1, "itimer", "PROCESS"), (2, "thread", "TASK")):
         held(s, n, "POSIX_TIMER", scope, 0.45, 0.8, " (armed 0.6 s)")
         stopped_at_end(s, n)
-        if s.patched:
+        if s.dep_events:
             pid = int((s.dir / f"{kind}.pid").read_text().split()[-1])
             sets = [k for k in s.cpu(n)["culprits"] if k["dependency"] == "POSIX_TIMER" and k["sets"]]
             s.expect(f"CPU{n} POSIX_TIMER set by cputimer({pid}) at {scope} scope",
                      any(k["pid"] == pid and k["comm"] == "cputimer" and k["scope"] == scope
                          for k in sets), pid, sets)
+            if s.targets:
+                # the process's tgid, or the thread's pid: the one task here
+                s.expect(f"CPU{n} POSIX_TIMER target: pid {pid}",
+                         any(k["target"] == pid and k["scope"] == scope for k in sets), pid, sets)
+                s.expect(f"CPU{n} POSIX_TIMER set in the POSIX CPU timer code",
+                         any((k["caller"] or "").startswith(TIMER_SETTERS) for k in sets),
+                         " or ".join(TIMER_SETTERS), sets)
         # after the disarm the task keeps running tickless for 0.6 s
         c = s.cpu(n)
         s.within(f"CPU{n} busy tickless share (half of the run disarmed)", 0.3, 0.7,
@@ -318,13 +382,14 @@ def stock_rcu(s: Scenario, produced: float) -> None:
 
 def rcu_held(s: Scenario, name: str, mode: str) -> None:
     """The held CPU: the patched kernel names the RCU dependency and its
-    scope, for as long as the module saw RCU keep it.  The reason is
+    scope (and so do the probes: they read the CPU's whole mask), for as
+    long as the module saw RCU keep it.  The reason is
     charged from the decision after the set to the one after the clear: a
     few ticks either way, more when the host delays the vCPU's ticks."""
     produced = rcu_produced(s, mode)
     if produced is None:
         return
-    if not s.patched:
+    if not s.patched and not s.first_scope:
         stock_rcu(s, produced)
         return
     # 0.571 s were charged for 0.714 s set with the host's load at 10: the
@@ -336,7 +401,7 @@ def rcu_held(s: Scenario, name: str, mode: str) -> None:
 
 def check_rcu(s: Scenario) -> None:
     rcu_held(s, "RCU", "rcu")
-    if s.patched and not s.skipped:
+    if s.dep_events and not s.skipped:
         sets = [k for k in s.cpu(2)["culprits"] if k["dependency"] == "RCU" and k["sets"]]
         s.expect("CPU2 RCU set by __rcu_irq_enter_check_tick",
                  any((k["caller"] or "").startswith("__rcu_irq_enter_check_tick") for k in sets),
@@ -513,7 +578,8 @@ def check_boot_cpu(s: Scenario) -> None:
 def check_load(s: Scenario) -> None:
     # Four busy vCPUs on two host cores: the emulator delivers timer
     # interrupts late and one can expire the tick more than once (171 tick
-    # expiries against 153 LOC were seen once; 0-9 apart otherwise).
+    # expiries against 153 LOC were seen once, before check_loc counted the
+    # hrtimer retries; with them, ticks - retries and LOC were 0-1 apart).
     s.loc_share = 0.15
     for n in ISOLATED:
         c = s.cpu(n)

@@ -4,12 +4,14 @@
 # runs with $DIR, its own output folder, and records with record(), which
 # leaves there: rec.dat (the recording), report.json, rec.csv, loc.txt
 # (the /proc/interrupts LOC deltas of each CPU while the command ran inside
-# the recording, the independent tick count), loc-span (uptime at the
-# command's start and end) and report.txt.
+# the recording, the independent tick count), loc-retries.txt (each CPU's
+# hrtimer interrupt retries meanwhile: extra tick expiries without an
+# interrupt), loc-span (uptime at the command's start and end) and report.txt.
 
 # record SECONDS -- COMMAND...: tickstat record of the isolated CPUs (all
 # CPUs without nohz_full; $tickstat_cpus if set) for SECONDS while COMMAND
-# runs (started once tracing runs).
+# runs (started once tracing runs); with --probes=$tickstat_probes if set
+# (tests/conformance/run --probes).
 record() {
 	secs=$1
 	shift
@@ -17,11 +19,13 @@ record() {
 	# The harness stays on housekeeping CPU 0; the workloads pin themselves.
 	# LOC is read around the command, inside the recording's window.
 	taskset -c 0 tickstat record -q ${tickstat_cpus:+-C "$tickstat_cpus"} \
+		${tickstat_probes:+--probes "$tickstat_probes"} \
 		-d "$secs" -o "$DIR/rec.dat" --csv "$DIR/rec.csv" -- \
 		loc-delta -s "$DIR/loc-span" "$@" > "$DIR/record.out" 2> "$DIR/record.err"
 	echo "status=$?" > "$DIR/record.status"
 	grep '^loc-delta:' "$DIR/record.out" | sed 's/^loc-delta: //' > "$DIR/loc.txt"
-	grep -v '^loc-delta:' "$DIR/record.out" > "$DIR/report.txt"
+	grep '^loc-retries:' "$DIR/record.out" | sed 's/^loc-retries: //' > "$DIR/loc-retries.txt"
+	grep -v -e '^loc-delta:' -e '^loc-retries:' "$DIR/record.out" > "$DIR/report.txt"
 	tickstat report --json "$DIR/rec.dat" > "$DIR/report.json"
 }
 

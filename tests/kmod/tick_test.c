@@ -122,7 +122,9 @@ static ktime_t hold_start, hold_end;
 
 /*
  * Hold the CPU in the kernel without a quiescent state, for ms of the
- * clock: mdelay() counts calibrated loops, which a starved vCPU stretches.
+ * clock.  Not mdelay(): it scales by the CPU's loops_per_jiffy, which an
+ * emulated secondary CPU often calibrates wrong at boot ("calibrate_delay_
+ * direct() failed"); 600 ms of mdelay() held CPU 2 for 276 ms to 1.3 s.
  */
 static int hold_cpu(void *unused)
 {

@@ -6,13 +6,17 @@
 # for 0.1 s (a closed stopped interval there); recorded by tickstat for 5 s
 # (the command takes 3.3 s, and starts up to 0.6 s into the window on
 # Debian's kernels) and, at the same time, by trace-cmd.  Then the exit
-# codes of check and of bad input, the tracing state around a run and
-# around Ctrl-C, and lost events.  Every result lands in $OUT;
+# codes of check and of bad input, the tracing state (kprobe events
+# included) around a run and around Ctrl-C, tickstat's probes on every
+# other exit, and lost events.  Every result lands in $OUT;
 # tests/check_tickstat.py judges them.
 set -u
 t=/sys/kernel/tracing
 rc() { echo "$1=$2" >> "$OUT/rc.txt"; }
-state() { cat $t/tracing_on $t/set_event $t/trace_clock $t/buffer_size_kb; ls $t/instances; }
+state() {
+	cat $t/tracing_on $t/set_event $t/trace_clock $t/buffer_size_kb $t/kprobe_events
+	ls $t/instances
+}
 
 # The tracing state is left as found, after a run and after Ctrl-C.
 state > "$OUT/state-before.txt"
@@ -101,6 +105,10 @@ tickstat record -d 1 > /dev/null 2> "$OUT/err-tracefs.txt"
 rc record-no-tracefs $?
 mount -t tracefs nodev $t
 mount -t debugfs nodev /sys/kernel/debug
+
+# Every other exit (SIGTERM, an error, SIGKILL and the next run), with
+# tickstat's default for probes: tests/scenarios/exit-paths.sh.
+. /job/exit-paths.sh
 
 # Lost events: a 4 KiB buffer against tens of thousands of switches a second.
 tickstat check -b 4 -C 2 --json -- pingpong -c 2 -d 1 > "$OUT/lost.json" 2>/dev/null

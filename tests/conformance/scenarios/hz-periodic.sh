@@ -8,5 +8,5 @@ scenario_hz_periodic() {
 	ls /sys/kernel/tracing/events/timer > "$DIR/timer-events"
 	tickstat record -q -d 1 > /dev/null 2> "$DIR/record.err"
 	echo "status=$?" > "$DIR/record.status"
-	loc-delta -s "$DIR/loc-span" spin -c 1 -d 1.5 | sed 's/^loc-delta: //' > "$DIR/loc.txt"
+	loc-delta -s "$DIR/loc-span" spin -c 1 -d 1.5 | sed -n 's/^loc-delta: //p' > "$DIR/loc.txt"
 }

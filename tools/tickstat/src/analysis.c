@@ -54,6 +54,7 @@ struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu)
 	c->nohz_full = an->nohz_default;
 	c->last_ts = an->win_start;
 	c->sched_detail = -1;
+	c->check_pos = -1;
 	c->cur_pid = -1;
 	an->cpus[cpu] = c;
 	if (cpu >= an->nr_cpus)
@@ -438,6 +439,24 @@ static void end_stopped(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts, i
 		ts_hist_add(&c->stopped, ts - c->stop_start);
 }
 
+/*
+ * Probes on a stock kernel: the masks the decision read (on_dep_check()),
+ * the last of which made it fail.  Its bits are charged at its scope when
+ * it is the mask tick_stop names; the scopes after it were not read.
+ */
+static void add_checked(struct ts_analysis *an, struct ts_cpu *c, const struct ts_event *ev)
+{
+	unsigned int known = c->check_mask & ((1u << TS_DEP_BITS) - 1);
+
+	if (c->check_pos >= 0 && known && (known & -known) == ev->stop.dependency) {
+		for (unsigned int m = known; m; m &= m - 1)
+			add_active(c, find_reason(c, TS_RC_DEP, c->check_pos, __builtin_ctz(m)));
+	} else if (an->counting) {
+		an->caps.probes.checks_unmatched++;
+	}
+	c->check_pos = -1;
+}
+
 static void on_tick_stop(struct ts_analysis *an, struct ts_cpu *c,
 			 const struct ts_event *ev)
 {
@@ -450,11 +469,14 @@ static void on_tick_stop(struct ts_analysis *an, struct ts_cpu *c,
 	}
 
 	c->stop_fail += an->counting;
+	c->last_failed = 1;
 	clear_reasons(c);
 	if (ev->stop.has_scopes) {
 		for (int s = 0; s < 4; s++)
 			for (unsigned int m = ev->stop.deps[s]; m; m &= m - 1)
 				add_active(c, find_reason(c, TS_RC_DEP, s, __builtin_ctz(m)));
+	} else if (an->caps.check_scopes && ev->stop.dependency) {
+		add_checked(an, c, ev);
 	}
 	if (!c->nr_active && ev->stop.dependency) {
 		unsigned int b = __builtin_ctz(ev->stop.dependency);
@@ -501,10 +523,27 @@ static void on_tick_retain(struct ts_analysis *an, struct ts_cpu *c,
 	add_active(c, idx);
 }
 
-static void on_tick_restart(struct ts_analysis *an, struct ts_cpu *c,
-			    const struct ts_event *ev)
+/*
+ * A probe's restart whose cause the caller did not settle (probedec.c):
+ * leaving idle restarts a CPU outside nohz_full; on a nohz_full CPU, and
+ * from a caller of no known cause, only a failed decision right before.
+ */
+static int inferred_cause(const struct ts_cpu *c, const struct ts_event *ev, int after_failure)
 {
-	int cause = ev->restart.cause;
+	switch (ev->restart.infer) {
+	case TS_INFER_CPU_KIND:
+		return c->nohz_full == 1 ? TS_RESTART_DEPENDENCY :
+		       c->nohz_full == 0 ? TS_RESTART_IDLE_EXIT : TS_RESTART_UNKNOWN;
+	case TS_INFER_DECISION:
+		return after_failure ? TS_RESTART_DEPENDENCY : TS_RESTART_UNKNOWN;
+	}
+	return ev->restart.cause;
+}
+
+static void on_tick_restart(struct ts_analysis *an, struct ts_cpu *c,
+			    const struct ts_event *ev, int after_failure)
+{
+	int cause = inferred_cause(c, ev, after_failure);
 
 	if (cause < 0 || cause >= TS_NR_RESTART_CAUSES)
 		cause = TS_NR_RESTART_CAUSES;
@@ -605,6 +644,7 @@ static void on_lost(struct ts_analysis *an, struct ts_cpu *c,
 	else
 		c->lost_unknown++;
 	an->counting = 1;	/* a loss always counts: it taints the report */
+	c->check_pos = -1;
 	end_stopped(an, c, c->last_ts, 0);
 	c->tick = TS_TICK_UNKNOWN;
 	c->idle = TS_IDLE_UNKNOWN;
@@ -670,14 +710,39 @@ static void close_cpu(struct ts_analysis *an, struct ts_cpu *c, uint64_t end)
 }
 
 /*
+ * A probe read one of the masks a tick decision checks (can_stop_full_tick()):
+ * the global one, then the CPU's, the task's and the process's, stopping
+ * at the first that holds a bit.  The position in that run is the scope;
+ * a run starts at the global mask, which the decoder knows by its address.
+ */
+static void on_dep_check(struct ts_cpu *c, const struct ts_event *ev)
+{
+	if (ev->check.global)
+		c->check_pos = TS_SCOPE_GLOBAL;
+	else if (c->check_pos >= 0 && c->check_pos < TS_SCOPE_PROCESS && !c->check_mask)
+		c->check_pos++;
+	else
+		c->check_pos = -1;
+	c->check_mask = ev->check.mask;
+}
+
+/*
  * ts_analysis_event - feed one decoded event.
  * Returns 0, or -1 when the CPU number is out of range.
  */
 int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 {
 	struct ts_cpu *c;
+	int after_failure;
 
 	an->counting = in_range(an, ev->ts);
+	if (ev->kind == TS_EV_DEP_CHECK) {
+		c = ts_analysis_cpu(an, ev->cpu);
+		if (!c)
+			return -1;
+		on_dep_check(c, ev);
+		return 0;
+	}
 	if (ev->kind == TS_EV_DEP_SET || ev->kind == TS_EV_DEP_CLEAR) {
 		if (an->counting)
 			on_dependency(an, ev);
@@ -711,6 +776,8 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 	if (an->caps.sched_switch)
 		c->cur_pid = ev->pid;
 	account(an, c, ev->ts);
+	after_failure = c->last_failed;
+	c->last_failed = 0;
 
 	switch (ev->kind) {
 	case TS_EV_TICK_STOP:
@@ -720,7 +787,7 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 		on_tick_retain(an, c, ev);
 		break;
 	case TS_EV_TICK_RESTART:
-		on_tick_restart(an, c, ev);
+		on_tick_restart(an, c, ev, after_failure);
 		break;
 	case TS_EV_SWITCH:
 		on_switch(an, c, ev);
@@ -777,6 +844,27 @@ void ts_analysis_advance(struct ts_analysis *an, uint64_t ts)
 	}
 	if (ts > an->win_end)
 		an->win_end = ts;
+}
+
+/*
+ * ts_analysis_offline - a CPU left the online mask at ts (a watcher saw it
+ * go): from then on it neither runs nor ticks, so its state is unknown, as
+ * after lost events, but nothing was lost.  The stopped interval in
+ * progress is cut (open).  Its events set the state again once it is back.
+ */
+void ts_analysis_offline(struct ts_analysis *an, int cpu, uint64_t ts)
+{
+	struct ts_cpu *c = ts_analysis_cpu(an, cpu);
+
+	if (!c || c->cut)
+		return;
+	an->counting = in_range(an, ts);
+	account(an, c, ts);
+	end_stopped(an, c, ts, 0);
+	c->tick = TS_TICK_UNKNOWN;
+	c->idle = TS_IDLE_UNKNOWN;
+	c->cur_pid = -1;
+	clear_reasons(c);
 }
 
 /*

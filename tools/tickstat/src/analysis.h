@@ -17,6 +17,7 @@
 
 #include "event.h"
 #include "hist.h"
+#include "probeinfo.h"
 
 #define TS_MAX_CPUS		1024
 #define TS_MAX_REASONS		64
@@ -69,6 +70,8 @@ struct ts_caps {
 	int dep_events;
 	int sched_switch;
 	int tick_expiry;	/* hrtimer_expire_entry and the tick's function */
+	int check_scopes;	/* probes: the first scope holding a dependency */
+	struct ts_probe_info probes;	/* which of these come from probes */
 };
 
 struct ts_cpu;
@@ -126,6 +129,9 @@ struct ts_cpu {
 	int stop_censored;		/* stopped since before the window */
 	int sched_detail;		/* last SCHED sub-reason for this CPU */
 	uint64_t sched_detail_ts;	/* when it was set */
+	int last_failed;		/* the last tick event was a failed decision */
+	int check_pos;			/* probes: position of the last mask read, -1 none */
+	unsigned int check_mask;	/* and its value */
 	int cur_pid;			/* the task running now: 0 idle, -1 unknown */
 
 	/* the timeline segment not yet emitted */
@@ -229,6 +235,7 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev);
 int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_t count);
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end);
 void ts_analysis_advance(struct ts_analysis *an, uint64_t ts);
+void ts_analysis_offline(struct ts_analysis *an, int cpu, uint64_t ts);
 void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts);
 int ts_analysis_keep_timeline(struct ts_analysis *an);
 

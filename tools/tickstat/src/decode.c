@@ -90,6 +90,7 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 			     f[F_SW_PREV_COMM] && f[F_SW_NEXT_COMM];
 	/* without the tick's function address, no expiry can be told apart */
 	caps->tick_expiry = f[F_HRT_FUNCTION] && d->tick_fn;
+	ts_probedec_init(&d->probes, tep, caps);
 	return caps->tick_stop ? 0 : -1;
 }
 
@@ -285,7 +286,11 @@ int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 			return 0;
 		ev->kind = TS_EV_TICK;
 	} else {
-		return 0;
+		/* a probe event (probedec.c), or of no interest */
+		ret = ts_probedec_decode(&d->probes, type, rec, ev);
+		if (!ret)
+			return 0;
+		ret = ret < 0;
 	}
 	if (ret)
 		goto bad;

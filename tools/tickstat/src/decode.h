@@ -12,6 +12,7 @@
 
 #include "analysis.h"
 #include "event.h"
+#include "probedec.h"
 
 enum ts_field_id {
 	F_STOP_SUCCESS, F_STOP_DEP, F_STOP_GLOBAL, F_STOP_CPU, F_STOP_TASK,
@@ -34,6 +35,7 @@ struct ts_decoder {
 	struct tep_format_field *field[TS_NR_FIELDS];
 	uint64_t tick_fn;		/* the tick's hrtimer function, 0 unknown */
 	uint64_t bad_records;		/* records too short for their format */
+	struct ts_probedec probes;	/* tickstat's kprobe events, on a stock kernel */
 };
 
 int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps *caps);

@@ -21,10 +21,16 @@ enum ts_kind {
 	TS_EV_SWITCH,		/* sched:sched_switch: idle or busy */
 	TS_EV_TICK,		/* hrtimer_expire_entry of the tick's own timer */
 	TS_EV_LOST,		/* the ring buffer dropped events before this */
+	TS_EV_DEP_CHECK,	/* a probe: one dependency mask the tick decision read */
 };
 
 /* TICK_DEP_MASK_* bits of include/linux/tick.h */
 #define TS_DEP_BITS		6
+
+/* dep.target when the source cannot tell it (a probe without BTF) */
+#define TS_TARGET_UNKNOWN	INT32_MIN
+/* dep.sched when the source cannot tell it (a probe) */
+#define TS_SCHED_UNKNOWN	-1
 
 /* Scopes of a dependency; UNKNOWN on kernels that do not report it. */
 enum ts_scope {
@@ -43,6 +49,17 @@ enum ts_restart_cause {
 	TS_RESTART_IDLE_TICK,
 	TS_RESTART_DEPENDENCY,
 	TS_NR_RESTART_CAUSES,
+};
+
+/*
+ * How the analysis completes a probe's restart cause: the probe knows the
+ * function that called tick_nohz_restart_sched_tick() when it was a real
+ * call, not a tail call.
+ */
+enum ts_restart_infer {
+	TS_INFER_NONE,		/* the cause is known */
+	TS_INFER_CPU_KIND,	/* leaving idle: IDLE_EXIT, DEPENDENCY on a nohz_full CPU */
+	TS_INFER_DECISION,	/* a caller not known: DEPENDENCY right after a failed decision */
 };
 
 struct ts_event {
@@ -65,6 +82,7 @@ struct ts_event {
 			int64_t stopped_ns;	/* series v1 only; else -1 */
 			int idle;		/* 1: in the idle loop; -1 unknown */
 			int cause;
+			int infer;	/* a probe: enum ts_restart_infer */
 		} restart;
 		struct {
 			unsigned int dependency;	/* a TICK_DEP_MASK_* bit */
@@ -82,6 +100,10 @@ struct ts_event {
 		struct {
 			uint64_t count;		/* 0: an unknown number */
 		} lost;
+		struct {
+			unsigned int mask;	/* the mask's value */
+			int global;		/* it is the global mask: a decision starts */
+		} check;
 	};
 };
 

@@ -131,3 +131,48 @@ void ts_outfile_abort(struct ts_outfile *o)
 	}
 	memset(o, 0, sizeof(*o));
 }
+
+/*
+ * ts_outfile_replace - put buf in place as path, atomically: a reader of
+ * path (node_exporter's textfile collector) sees the old content or the
+ * new, never a part.  The temporary file beside it has a name of its own
+ * that collectors skip (PATH.tmp-XXXXXX).  No fsync: a repeated update is
+ * not worth a disk flush every interval.  Returns 0, or -1 with the
+ * reason in err (nothing is printed: the caller decides how often to say).
+ */
+int ts_outfile_replace(const char *path, const void *buf, size_t len, char *err, size_t errlen)
+{
+	char *tmp = NULL;
+	int fd, bad = 0;
+	ssize_t n;
+
+	if (asprintf(&tmp, "%s.tmp-XXXXXX", path) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	fchmod(fd, 0644 & ~current_umask());
+	errno = 0;
+	for (size_t off = 0; off < len; off += n) {
+		n = write(fd, (const char *)buf + off, len - off);
+		if (n <= 0) {
+			bad = 1;
+			break;
+		}
+	}
+	if (close(fd))
+		bad = 1;
+	if (bad || rename(tmp, path)) {
+		snprintf(err, errlen, "%s: %s", path, errno ? strerror(errno) : "short write");
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}

@@ -11,6 +11,7 @@
 #ifndef TICKSTAT_OUTFILE_H
 #define TICKSTAT_OUTFILE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 struct ts_outfile {
@@ -22,5 +23,7 @@ struct ts_outfile {
 int ts_outfile_open(struct ts_outfile *o, const char *path);
 int ts_outfile_commit(struct ts_outfile *o);
 void ts_outfile_abort(struct ts_outfile *o);
+int ts_outfile_replace(const char *path, const void *buf, size_t len, char *err,
+		       size_t errlen);
 
 #endif

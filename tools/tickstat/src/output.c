@@ -33,13 +33,52 @@ static const char *dur(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
+static int from_probes(const struct ts_caps *c, int part)
+{
+	return c->probes.parts & 1 << part;
+}
+
 static void caps_line(FILE *f, const struct ts_caps *c)
 {
-	fprintf(f, "# events: tick_stop%s%s%s%s%s%s\n", c->scopes ? " +scopes" : "",
+	fprintf(f, "# events: tick_stop%s%s%s%s%s%s%s%s%s\n", c->scopes ? " +scopes" : "",
+		c->check_scopes ? " +first-scope(probes)" : "",
 		c->retain ? " tick_retain" : "", c->restart ? " tick_restart" : "",
+		from_probes(c, TS_PART_RESTART) ? "(probes)" : "",
 		c->dep_events ? " tick_dep_set/clear" : "",
+		from_probes(c, TS_PART_DEPS) ? "(probes)" : "",
 		c->sched_switch ? " sched_switch" : " (no sched_switch: idle/busy unknown)",
 		c->tick_expiry ? " hrtimer_expire_entry" : " (no hrtimer events: tick count unknown)");
+}
+
+/* What the probes stood in for, what they could not, and what stays unknown. */
+static void probes_lines(FILE *f, const struct ts_probe_info *p)
+{
+	int placed = 0;
+
+	if (!p->used)
+		return;
+	for (int i = 0; i < TS_NR_PROBES; i++)
+		placed += p->why[i] == TS_PW_PLACED;
+	fprintf(f, "# probes: kprobe events %s%s on a kernel without the patched events",
+		p->group[0] ? "of group " : "", p->group);
+	if (placed)
+		fprintf(f, ", %d placed", placed);
+	fputc('\n', f);
+	for (int i = 0; i < TS_NR_PROBES; i++)
+		if (p->why[i] > TS_PW_PLACED)
+			fprintf(f, "# probes: %s not probed (%s): %s unknown\n",
+				ts_probe_defs[i].function, ts_probe_why_text(p->why[i]),
+				ts_probe_part_name(ts_probe_defs[i].part));
+	for (int g = 0; g < TS_NR_GAPS; g++)
+		if (p->gap[g])
+			fprintf(f, "# probes: unknown: %s (%s)\n", ts_probe_gap_text(g),
+				ts_probe_why_text(p->gap[g]));
+	if (p->unfiltered)
+		fprintf(f, "# probes: %" PRIu64 " dependency calls counted as changes (the mask before them unknown)\n",
+			p->unfiltered);
+	if (p->checks_unmatched)
+		fprintf(f, "# probes: %" PRIu64 " decisions whose scope the probes did not see (UNKNOWN)\n",
+			p->checks_unmatched);
 }
 
 static void table_summary(FILE *f, const struct ts_analysis *an)
@@ -165,7 +204,7 @@ static void table_culprits(FILE *f, const struct ts_analysis *an, const struct t
 		const struct ts_culprit *k = &an->culprits[order[i]];
 		const char *comm = ts_comm_get(an, k->pid);
 		const char *caller = ts_caller_get(an, k->caller);
-		char task[40], cal[40], cpu[8], dep[32];
+		char task[40], cal[40], cpu[8], dep[32], target[16];
 
 		if (!culprit_reported(an, k))
 			continue;
@@ -182,11 +221,15 @@ static void table_culprits(FILE *f, const struct ts_analysis *an, const struct t
 		else
 			snprintf(cal, sizeof(cal), "0x%" PRIx64, k->caller);
 		snprintf(cpu, sizeof(cpu), k->cpu < 0 ? "all" : "%d", k->cpu);
+		if (k->target == TS_TARGET_UNKNOWN)
+			snprintf(target, sizeof(target), "-");
+		else
+			snprintf(target, sizeof(target), "%d", k->target);
 		snprintf(dep, sizeof(dep), "%s%s%s", ts_dep_name(k->bit),
 			 k->bit == 2 && k->sched > 0 ? "/" : "",
 			 k->bit == 2 && k->sched > 0 ? ts_sched_name(k->sched) : "");
-		fprintf(f, "  %3s %-14s %-8s %7d %-22s %-36s %6" PRIu64 " %6" PRIu64 "\n", cpu, dep,
-			ts_scope_name(k->scope), k->target, task, cal, k->sets, k->clears);
+		fprintf(f, "  %3s %-14s %-8s %7s %-22s %-36s %6" PRIu64 " %6" PRIu64 "\n", cpu, dep,
+			ts_scope_name(k->scope), target, task, cal, k->sets, k->clears);
 	}
 	more_not_shown(f, last_cpu, shown, o->top);
 	if (an->culprits_dropped)
@@ -247,6 +290,7 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 			an->kernel[0] ? an->kernel : "unknown", an->clock[0] ? an->clock : "unknown",
 			dur(w, sizeof(w), ts_cpu_window_ns(an)));
 		caps_line(f, &an->caps);
+		probes_lines(f, &an->caps.probes);
 		fprintf(f, "# tickless: share of the known time with the tick stopped (busy, idle: of that time)\n");
 		fprintf(f, "# stops: complete stopped intervals; open: cut by the window or a gap\n");
 	}
@@ -367,8 +411,14 @@ static void json_culprits(FILE *f, const struct ts_analysis *an, int cpu)
 		json_str(f, ts_dep_name(k->bit));
 		fputs(",\"scope\":", f);
 		json_str(f, ts_scope_name(k->scope));
-		fprintf(f, ",\"target\":%d,\"sched\":", k->target);
-		json_str(f, ts_sched_name(k->sched));
+		if (k->target == TS_TARGET_UNKNOWN)
+			fputs(",\"target\":null,\"sched\":", f);
+		else
+			fprintf(f, ",\"target\":%d,\"sched\":", k->target);
+		if (k->sched == TS_SCHED_UNKNOWN)
+			fputs("null", f);
+		else
+			json_str(f, ts_sched_name(k->sched));
 		fprintf(f, ",\"pid\":%d,\"comm\":", k->pid);
 		if (ts_comm_get(an, k->pid))
 			json_str(f, ts_comm_get(an, k->pid));
@@ -471,6 +521,51 @@ static void json_verdict(FILE *f, const struct ts_verdict *v)
 	fputs("]}", f);
 }
 
+/*
+ * The probes (probes.c), null when none: the parts of "events" that come
+ * from them, each probe asked for and why it is (not) there, what stays
+ * unknown.
+ */
+static void json_probes(FILE *f, const struct ts_probe_info *p)
+{
+	int first = 1;
+
+	if (!p->used) {
+		fputs(",\"probes\":null", f);
+		return;
+	}
+	fputs(",\"probes\":{\"group\":", f);
+	json_str(f, p->group);
+	fputs(",\"events\":[", f);
+	for (int i = 0; i < TS_NR_PARTS; i++) {
+		if (!(p->parts & 1 << i))
+			continue;
+		fprintf(f, "%s\"%s\"", first ? "" : ",", ts_probe_part_name(i));
+		first = 0;
+	}
+	fputs("],\"functions\":{", f);
+	first = 1;
+	for (int i = 0; i < TS_NR_PROBES; i++) {
+		if (p->why[i] == TS_PW_NONE)
+			continue;
+		fprintf(f, "%s\"%s\":\"%s\"", first ? "" : ",", ts_probe_defs[i].function,
+			ts_probe_why_name(p->why[i]));
+		first = 0;
+	}
+	fputs("},\"unknown\":{", f);
+	first = 1;
+	for (int g = 0; g < TS_NR_GAPS; g++) {
+		if (!p->gap[g])
+			continue;
+		fprintf(f, "%s\"%s\":\"%s\"", first ? "" : ",", ts_probe_gap_name(g),
+			ts_probe_why_name(p->gap[g]));
+		first = 0;
+	}
+	fprintf(f, "},\"unfiltered_dependency_calls\":%" PRIu64
+		",\"unchanged_dependency_calls\":%" PRIu64 ",\"decisions_scope_unseen\":%" PRIu64 "}",
+		p->unfiltered, p->unchanged, p->checks_unmatched);
+}
+
 /* ts_output_json - the versioned machine-readable report (docs/json-schema.md) */
 void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_output_opts *o,
 		    const struct ts_verdict *v)
@@ -490,11 +585,13 @@ void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_outpu
 	fputs(",\"nohz_full\":", f);
 	json_str(f, an->nohz_full);
 	fprintf(f, ",\"events\":{\"tick_stop\":%s,\"tick_stop_scopes\":%s,\"tick_retain\":%s,"
-		"\"tick_restart\":%s,\"tick_dep\":%s,\"sched_switch\":%s,\"tick_expiry\":%s}",
+		"\"tick_restart\":%s,\"tick_dep\":%s,\"sched_switch\":%s,\"tick_expiry\":%s,"
+		"\"tick_stop_first_scope\":%s}",
 		c->tick_stop ? "true" : "false", c->scopes ? "true" : "false",
 		c->retain ? "true" : "false", c->restart ? "true" : "false",
 		c->dep_events ? "true" : "false", c->sched_switch ? "true" : "false",
-		c->tick_expiry ? "true" : "false");
+		c->tick_expiry ? "true" : "false", c->check_scopes ? "true" : "false");
+	json_probes(f, &c->probes);
 	fprintf(f, ",\"ring_buffer_overrun\":%" PRIu64 ",\"bad_records\":%" PRIu64
 		",\"bad_pages\":%" PRIu64 "},", an->overrun, an->bad_records, an->bad_pages);
 	fprintf(f, "\"window\":{\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64

@@ -19,6 +19,7 @@ struct ts_record_opts {
 	const char **extra;		/* -e SYSTEM:EVENT, for the file */
 	int nr_extra;
 	char **command;			/* argv to run, or NULL */
+	int probes;			/* enum ts_probes_mode */
 };
 
 /* How the command ended. */

@@ -33,6 +33,7 @@
 
 #include "datwrite.h"
 #include "ksym.h"
+#include "probes.h"
 #include "session.h"
 #include "stream.h"
 
@@ -305,6 +306,15 @@ struct reader {
 	int page_size;
 };
 
+/* a caller of tick_dep_set and its function ("": none), for ts_session_symbol */
+struct caller_name {
+	uint64_t addr;
+	char name[TS_KSYM_NAME];
+};
+
+/* more than a query holds (TS_KSYM_MAX), so that one pass always fits */
+#define MAX_NAMED_CALLERS	(2 * TS_KSYM_MAX)
+
 struct ts_session {
 	struct ts_analysis *an;
 	struct tracefs_instance *inst;
@@ -315,6 +325,9 @@ struct ts_session {
 	int writing;
 	FILE *out;
 	struct ts_ksym_query ksyms;
+	struct caller_name *callers;	/* named by ts_session_symbol */
+	int nr_callers;
+	struct ts_probes probes;	/* on a kernel without the patched events */
 	struct ts_cpuset mon, online;
 	cpu_set_t away;
 	char nohz[256];
@@ -440,7 +453,34 @@ static int setup_events(struct ts_session *ss, int enable)
 			return -1;
 		}
 	}
+	return enable ? ts_probes_enable(&ss->probes, inst) : 0;
+}
+
+static int present(const struct ts_session *ss, const char *name)
+{
+	for (int i = 0; i < NR_EVENTS; i++)
+		if (!strcmp(events[i].name, name))
+			return ss->present[i];
 	return 0;
+}
+
+/*
+ * Probes for what the kernel's events do not tell (probes.c): dependency
+ * changes, restarts, the scope of each decision (tick_stop's per-scope
+ * masks).
+ */
+static int place_probes(struct ts_session *ss, const struct ts_session_opts *o)
+{
+	int need[TS_NR_PARTS];
+	char *stop;
+
+	stop = tracefs_event_file_read(NULL, "timer", "tick_stop", "format", NULL);
+	need[TS_PART_DEPS] = !present(ss, "tick_dep_set") || !present(ss, "tick_dep_clear");
+	need[TS_PART_RESTART] = !present(ss, "tick_restart");
+	need[TS_PART_SCOPES] = !stop || !strstr(stop, "global_deps");
+	free(stop);
+	ts_probes_remove_stale();
+	return ts_probes_place(&ss->probes, o->probes, need, &ss->online);
 }
 
 static int extra_events(struct ts_session *ss, const struct ts_session_opts *o, int enable);
@@ -480,6 +520,9 @@ static int save_formats(struct ts_session *ss, const struct ts_session_opts *o)
 		return -1;
 	for (int i = 0; i < NR_EVENTS; i++)
 		if (ss->present[i] && add_format(ss, events[i].system, events[i].name))
+			return -1;
+	for (int i = 0; i < TS_NR_PROBES; i++)
+		if (ss->probes.dev[i] && add_format(ss, ss->probes.group, ts_probe_defs[i].event))
 			return -1;
 	return extra_events(ss, o, 0);
 }
@@ -629,7 +672,7 @@ static int setup_instance(struct ts_session *ss, const struct ts_session_opts *o
 		err_msg("cannot open the instance's trace_marker\n");
 		return -1;
 	}
-	return setup_events(ss, 0);
+	return setup_events(ss, 0) || place_probes(ss, o) ? -1 : 0;
 }
 
 /*
@@ -642,7 +685,7 @@ static int setup_instance(struct ts_session *ss, const struct ts_session_opts *o
 static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 {
 	struct text t = { 0 };
-	char list[512];
+	char list[512], *probes = NULL;
 	int ret = -1;
 
 	if (setup_events(ss, 1) || extra_events(ss, o, 1))
@@ -658,6 +701,9 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 	tracefs_trace_on(ss->inst);
 	if (write_marks(ss, "start", t.buf, 1))
 		goto out;
+	probes = ts_probes_mark(&ss->probes);
+	if (probes && write_marks(ss, "probes", probes, 1))
+		goto out;
 	t.len = 0;
 	snapshot(&t, &ss->online);
 	if (!t.buf || write_marks(ss, "initial", t.buf, 1))
@@ -671,6 +717,7 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 out:
 	pin_here(ss, 0);
 	free(t.buf);
+	free(probes);
 	return ret;
 }
 
@@ -750,6 +797,64 @@ const struct ts_cpuset *ts_session_monitored(const struct ts_session *ss)
 uint64_t ts_session_start_ns(const struct ts_session *ss)
 {
 	return ss->start;
+}
+
+/* The slot of a caller named before, or NULL */
+static struct caller_name *named_caller(struct ts_session *ss, uint64_t addr)
+{
+	for (int i = 0; i < ss->nr_callers; i++)
+		if (ss->callers[i].addr == addr)
+			return &ss->callers[i];
+	return NULL;
+}
+
+/*
+ * Name addr and every caller in the analysis' culprit table not named yet,
+ * in one pass over /proc/kallsyms (a pass costs far more than a lookup).
+ */
+static void name_callers(struct ts_session *ss, uint64_t addr)
+{
+	struct ts_analysis *an = ss->an;
+	struct ts_ksym_query *q;
+
+	if (!ss->callers)
+		ss->callers = calloc(MAX_NAMED_CALLERS, sizeof(*ss->callers));
+	q = malloc(sizeof(*q));
+	if (!ss->callers || !q) {
+		free(q);
+		return;
+	}
+	ts_ksym_query_init(q);
+	ts_ksym_want(q, addr);
+	for (int i = 0; i < an->nr_culprits; i++)
+		if (!named_caller(ss, an->culprits[i].caller))
+			ts_ksym_want(q, an->culprits[i].caller);
+	ts_ksym_scan_file(q, "/proc/kallsyms");
+	if (ss->nr_callers + q->nr > MAX_NAMED_CALLERS)
+		ss->nr_callers = 0;	/* forget them all: they are named again when seen */
+	for (int i = 0; i < q->nr; i++) {
+		struct caller_name *c = &ss->callers[ss->nr_callers++];
+
+		c->addr = q->sym[i].want;
+		snprintf(c->name, sizeof(c->name), "%s", q->sym[i].addr ? q->sym[i].name : "");
+	}
+	free(q);
+}
+
+/*
+ * ts_session_symbol - the kernel function that holds addr (a caller of
+ * tick_dep_set), from /proc/kallsyms; NULL if none.  Names are kept, so
+ * /proc/kallsyms is read again only for callers not seen before.
+ */
+const char *ts_session_symbol(struct ts_session *ss, uint64_t addr)
+{
+	struct caller_name *c = named_caller(ss, addr);
+
+	if (!c) {
+		name_callers(ss, addr);
+		c = named_caller(ss, addr);
+	}
+	return c && c->name[0] ? c->name : NULL;
 }
 
 /*
@@ -1007,11 +1112,14 @@ void ts_session_free(struct ts_session *ss)
 		tracefs_instance_destroy(ss->inst);
 		tracefs_instance_free(ss->inst);
 	}
+	/* the probes after the instance: disabled there, they can go */
+	ts_probes_remove(&ss->probes);
 	if (ss->stream_ok)
 		ts_stream_free(&ss->s);
 	if (ss->writing)
 		ts_dw_free(&ss->w);
 	free(ss->header_page);
 	free(ss->header_event);
+	free(ss->callers);
 	free(ss);
 }

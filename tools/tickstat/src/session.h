@@ -19,6 +19,7 @@ struct ts_session_opts {
 	int pin_away;			/* move the caller off the monitored CPUs */
 	const char **extra;		/* -e SYSTEM:EVENT: more events for the file */
 	int nr_extra;
+	int probes;			/* enum ts_probes_mode: kprobes on a stock kernel */
 };
 
 struct ts_session;
@@ -27,6 +28,7 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 				    FILE *out, const char *path);
 const struct ts_cpuset *ts_session_monitored(const struct ts_session *ss);
 uint64_t ts_session_start_ns(const struct ts_session *ss);
+const char *ts_session_symbol(struct ts_session *ss, uint64_t addr);
 int ts_session_poll(struct ts_session *ss);
 int ts_session_stop(struct ts_session *ss);
 void ts_session_free(struct ts_session *ss);

@@ -37,7 +37,7 @@ int ts_stream_wants_event(const char *system, const char *name)
 	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++)
 		if (!strcmp(system, wanted[i][0]) && !strcmp(name, wanted[i][1]))
 			return 1;
-	return 0;
+	return ts_probe_wants_event(system, name);
 }
 
 /* ts_stream_init - a stream feeding an analysis, for pages of this shape */
@@ -206,12 +206,12 @@ static int pages_token(struct ts_stream *s, char *tok)
 	return 0;
 }
 
-enum mark_kind { MK_START, MK_INITIAL, MK_READY, MK_END, MK_PAGES, MK_DONE, MK_OTHER };
+enum mark_kind { MK_START, MK_INITIAL, MK_READY, MK_PROBES, MK_END, MK_PAGES, MK_DONE, MK_OTHER };
 
 static enum mark_kind mark_kind(const char *text, size_t len, size_t *skip)
 {
-	static const char * const kinds[] = { "start: ", "initial: ", "ready: ", "end: ",
-					      "pages: ", "done: " };
+	static const char * const kinds[] = { "start: ", "initial: ", "ready: ", "probes: ",
+					      "end: ", "pages: ", "done: " };
 	size_t p = strlen(TS_MARK_PREFIX);
 
 	for (int k = 0; k < MK_OTHER; k++) {
@@ -254,6 +254,8 @@ int ts_stream_mark(struct ts_stream *s, int cpu, const char *text, size_t len)
 	for (tok = strtok_r(buf, " ", &save); tok && !ret; tok = strtok_r(NULL, " ", &save)) {
 		if (kind == MK_PAGES) {
 			ret = pages_token(s, tok);
+		} else if (kind == MK_PROBES) {
+			ret = ts_probedec_mark(&s->dec.probes, tok);
 		} else if (kind == MK_DONE) {
 			unsigned long long v;
 			int end = 0;
@@ -479,7 +481,7 @@ static int start_record(struct ts_stream *s, struct walk *w, struct tep_record *
 			return 0;
 		}
 		w->mode = TS_START_MORE;	/* the rest follows on this CPU */
-	} else if (kind != MK_INITIAL && kind != MK_READY) {
+	} else if (kind != MK_INITIAL && kind != MK_READY && kind != MK_PROBES) {
 		return 0;
 	}
 	if (ts_stream_mark(s, w->cpu, text, len))

@@ -5,6 +5,7 @@
  *   tickstat record [-C CPUS] [-d SECONDS] [-o FILE] [-- COMMAND ...]
  *   tickstat report FILE
  *   tickstat check [FILE | record options] THRESHOLDS
+ *   tickstat monitor [--interval SECS] [--textfile PATH] [--listen ADDR:PORT] [-C CPUS]
  *
  * Every option says where it applies (recording, reading a file, check
  * only); one that does not apply to what the command line asks for is an
@@ -19,18 +20,20 @@
 #include <sys/wait.h>
 
 #include "check.h"
+#include "monitor.h"
 #include "record.h"
 #include "outfile.h"
 #include "output.h"
+#include "probes.h"
 #include "tracedat.h"
 #include "util.h"
 
 #define TS_MAX_EXTRA	64	/* -e options */
 
 enum ts_format { FMT_TABLE, FMT_JSON, FMT_PROMETHEUS };
-enum ts_command { CMD_RECORD, CMD_REPORT, CMD_CHECK };
+enum ts_command { CMD_RECORD, CMD_REPORT, CMD_CHECK, CMD_MONITOR };
 
-static const char * const command_names[] = { "record", "report", "check" };
+static const char * const command_names[] = { "record", "report", "check", "monitor" };
 
 struct cmd_opts {
 	enum ts_command cmd;
@@ -47,6 +50,9 @@ struct cmd_opts {
 	struct ts_record_opts rec;
 	struct ts_check_opts check;
 	const char *extra[TS_MAX_EXTRA];
+	double interval;		/* monitor */
+	const char *textfile;
+	const char *listen;
 };
 
 static const char * const main_usage[] = {
@@ -58,6 +64,7 @@ static const char * const main_usage[] = {
 	"  record   record the tick events of this machine, then report them",
 	"  report   report a tickstat recording or a trace-cmd trace.dat",
 	"  check    a CI verdict: thresholds per CPU, exit 0 pass, 2 fail, 1 error",
+	"  monitor  watch until stopped: cumulative counters for Prometheus",
 	"",
 	"'tickstat COMMAND --help' tells more; so does tickstat(1).",
 	NULL,
@@ -76,6 +83,9 @@ static const char * const record_usage[] = {
 	"  -b, --buffer-kb KB     ring buffer per CPU (default 4096)",
 	"  -e, --event SYS:EVENT  also record this event (or SYS:*) into the file, for",
 	"                         trace-cmd and KernelShark; the report does not read it",
+	"      --probes WHEN      kprobes on the deciding functions where the kernel lacks",
+	"                         the patched events: auto, on (a probe that cannot be",
+	"                         placed is an error), off (default; docs/tickstat.md)",
 	NULL,
 };
 
@@ -112,6 +122,26 @@ static const char * const check_usage[] = {
 	NULL,
 };
 
+static const char * const monitor_usage[] = {
+	"usage: tickstat monitor [OPTIONS]",
+	"",
+	"Watches the tick until SIGINT, SIGTERM or SIGHUP and keeps cumulative counters per",
+	"CPU in Prometheus's text format: in a node_exporter textfile, over HTTP, or both.",
+	"Needs root.",
+	"",
+	"  -C, --cpus LIST        CPUs to watch (default: nohz_full, else all)",
+	"      --interval SECS    update the counters this often (default 10)",
+	"      --textfile PATH    write them to PATH atomically (node_exporter's textfile collector)",
+	"      --listen ADDR:PORT serve them at http://ADDR:PORT/metrics (ADDR default 127.0.0.1)",
+	"      --top N            named culprits and co-runners per CPU; the rest are 'other' (default 5)",
+	"  -d, --duration SECS    stop after this many seconds",
+	"  -b, --buffer-kb KB     ring buffer per CPU (default 1024)",
+	"  -q, --quiet            no progress messages",
+	"  -v, --verbose          more messages",
+	"  -h, --help             this help",
+	NULL,
+};
+
 static const char * const output_usage[] = {
 	"",
 	"output:",
@@ -140,6 +170,7 @@ enum opt_id {
 	OPT_JSON, OPT_PROMETHEUS, OPT_CSV, OPT_TOP, OPT_NO_HEADER, OPT_NOHZ_FULL,
 	OPT_TIME_RANGE, OPT_MIN_BUSY, OPT_MIN_BUSY_ALIAS, OPT_MIN_IDLE, OPT_MIN_WINDOW,
 	OPT_MAX_RATE, OPT_FORBID, OPT_MAX_UNKNOWN, OPT_ALLOW_LOST, OPT_JUNIT, OPT_EVENT,
+	OPT_INTERVAL, OPT_TEXTFILE, OPT_LISTEN, OPT_PROBES,
 	NR_OPTS,
 };
 
@@ -148,6 +179,8 @@ enum opt_id {
 #define FOR_RECORDING	1	/* record, or check without a FILE */
 #define FOR_FILE	2	/* report, or check with a FILE */
 #define FOR_CHECK	4	/* check only */
+#define FOR_MONITOR	8	/* monitor only */
+#define MONITOR_TOO	16	/* monitor as well; the others refuse monitor */
 
 static const struct opt_spec {
 	const char *name;
@@ -155,17 +188,17 @@ static const struct opt_spec {
 	char short_name;
 	int where;
 } opt_specs[NR_OPTS] = {
-	[OPT_CPUS] = { "cpus", 1, 'C', FOR_ANY },
-	[OPT_DURATION] = { "duration", 1, 'd', FOR_RECORDING },
+	[OPT_CPUS] = { "cpus", 1, 'C', FOR_ANY | MONITOR_TOO },
+	[OPT_DURATION] = { "duration", 1, 'd', FOR_RECORDING | MONITOR_TOO },
 	[OPT_OUTPUT] = { "output", 1, 'o', FOR_RECORDING },
-	[OPT_BUFFER] = { "buffer-kb", 1, 'b', FOR_RECORDING },
-	[OPT_QUIET] = { "quiet", 0, 'q', FOR_ANY },
-	[OPT_VERBOSE] = { "verbose", 0, 'v', FOR_ANY },
-	[OPT_HELP] = { "help", 0, 'h', FOR_ANY },
+	[OPT_BUFFER] = { "buffer-kb", 1, 'b', FOR_RECORDING | MONITOR_TOO },
+	[OPT_QUIET] = { "quiet", 0, 'q', FOR_ANY | MONITOR_TOO },
+	[OPT_VERBOSE] = { "verbose", 0, 'v', FOR_ANY | MONITOR_TOO },
+	[OPT_HELP] = { "help", 0, 'h', FOR_ANY | MONITOR_TOO },
 	[OPT_JSON] = { "json", 0, 0, FOR_ANY },
 	[OPT_PROMETHEUS] = { "prometheus", 0, 0, FOR_ANY },
 	[OPT_CSV] = { "csv", 1, 0, FOR_ANY },
-	[OPT_TOP] = { "top", 1, 0, FOR_ANY },
+	[OPT_TOP] = { "top", 1, 0, FOR_ANY | MONITOR_TOO },
 	[OPT_NO_HEADER] = { "no-header", 0, 0, FOR_ANY },
 	[OPT_NOHZ_FULL] = { "nohz-full", 1, 0, FOR_FILE },
 	[OPT_TIME_RANGE] = { "time-range", 1, 0, FOR_FILE },
@@ -179,6 +212,10 @@ static const struct opt_spec {
 	[OPT_ALLOW_LOST] = { "allow-lost", 0, 0, FOR_CHECK },
 	[OPT_JUNIT] = { "junit", 1, 0, FOR_CHECK },
 	[OPT_EVENT] = { "event", 1, 'e', FOR_RECORDING },
+	[OPT_INTERVAL] = { "interval", 1, 0, FOR_MONITOR },
+	[OPT_TEXTFILE] = { "textfile", 1, 0, FOR_MONITOR },
+	[OPT_LISTEN] = { "listen", 1, 0, FOR_MONITOR },
+	[OPT_PROBES] = { "probes", 1, 0, FOR_RECORDING },
 };
 
 /* getopt_long's tables, made from opt_specs: short options return 256 + id too */
@@ -293,6 +330,13 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 	case OPT_OUTPUT:
 		o->rec.output = arg;
 		break;
+	case OPT_PROBES:
+		o->rec.probes = ts_probes_mode_parse(arg);
+		if (o->rec.probes < 0) {
+			err_msg("%s: '%s' is not auto, on or off\n", name, arg);
+			return -1;
+		}
+		break;
 	case OPT_BUFFER:
 		if (ts_parse_dec(arg, &n) || n < 4 || n > 1048576) {
 			err_msg("%s: '%s' is not a size in KiB (4..1048576)\n", name, arg);
@@ -368,6 +412,19 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 		o->extra[o->rec.nr_extra++] = arg;
 		o->rec.extra = o->extra;
 		break;
+	case OPT_INTERVAL:
+		if (ts_parse_double(arg, &o->interval) || o->interval < 0.1 ||
+		    o->interval > 86400) {
+			err_msg("%s: '%s' is not a number of seconds from 0.1 to 86400\n", name, arg);
+			return -1;
+		}
+		break;
+	case OPT_TEXTFILE:
+		o->textfile = arg;
+		break;
+	case OPT_LISTEN:
+		o->listen = arg;
+		break;
 	}
 	return 0;
 }
@@ -378,6 +435,16 @@ static int check_applies(const struct cmd_opts *o, int id, const char *name)
 	int where = opt_specs[id].where;
 	const char *cmd = command_names[o->cmd];
 
+	if (o->cmd == CMD_MONITOR) {
+		if (where & (FOR_MONITOR | MONITOR_TOO))
+			return 0;
+		err_msg("%s is not an option of 'tickstat monitor'\n", name);
+		return -1;
+	}
+	if (where & FOR_MONITOR) {
+		err_msg("%s is an option of 'tickstat monitor', not of '%s'\n", name, cmd);
+		return -1;
+	}
 	if ((where & FOR_CHECK) && o->cmd != CMD_CHECK) {
 		err_msg("%s is an option of 'tickstat check', not of '%s'\n", name, cmd);
 		return -1;
@@ -428,7 +495,7 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * co
 		}
 		as_short[id] = opt < 256;
 		if (id == OPT_HELP) {
-			usage(stdout, help, 1);
+			usage(stdout, help, o->cmd != CMD_MONITOR);
 			return -2;
 		}
 		if (take_option(o, id, opt_name(id, as_short[id]), optarg))
@@ -437,6 +504,10 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * co
 	}
 	if (optind < end) {
 		o->file = argv[optind];
+		if (o->cmd == CMD_MONITOR) {
+			err_msg("monitor takes no file ('%s'); it watches this machine\n", o->file);
+			return -1;
+		}
 		if (o->cmd == CMD_RECORD) {
 			err_msg("record takes no file ('%s'); to read one: tickstat report %s\n",
 				o->file, o->file);
@@ -449,7 +520,7 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * co
 		o->reading = 1;
 	}
 	if (end < argc) {
-		if (o->cmd == CMD_REPORT || o->reading) {
+		if (o->cmd == CMD_REPORT || o->cmd == CMD_MONITOR || o->reading) {
 			err_msg("-- COMMAND is for recording; '%s' %s\n", command_names[o->cmd],
 				o->reading ? "is reading a file" : "runs no command");
 			return -1;
@@ -656,6 +727,12 @@ static void opts_init(struct cmd_opts *o, enum ts_command cmd)
 	memset(o, 0, sizeof(*o));
 	o->cmd = cmd;
 	o->out.top = 5;
+	/*
+	 * Probes only when asked: enabling and removing kprobe events on
+	 * tick-sched.c crashed Debian's 6.1 kernel in the test guest
+	 * (docs/tickstat.md, Stock kernels: probes).
+	 */
+	o->rec.probes = TS_PROBES_OFF;
 	ts_check_opts_init(&o->check);
 }
 
@@ -715,6 +792,31 @@ out:
 	return ret;
 }
 
+/* monitor: its own flow, no report; options checked by parse_opts() like the others */
+static int run_monitor(int argc, char **argv)
+{
+	struct ts_monitor_opts mo = { 0 };
+	struct cmd_opts o;
+	int r;
+
+	opts_init(&o, CMD_MONITOR);
+	r = parse_opts(argc, argv, &o, monitor_usage);
+	if (r)
+		return r == -2 ? TS_EXIT_OK : TS_EXIT_ERROR;
+	if (!o.textfile && !o.listen) {
+		err_msg("monitor: where to? give --textfile PATH, --listen ADDR:PORT or both\n");
+		return TS_EXIT_ERROR;
+	}
+	mo.cpus = o.cpus;
+	mo.buffer_kb = o.rec.buffer_kb ? o.rec.buffer_kb : TS_MONITOR_BUFFER_KB;
+	mo.interval = o.interval ? o.interval : TS_MONITOR_INTERVAL;
+	mo.duration = o.rec.duration;
+	mo.textfile = o.textfile;
+	mo.listen = o.listen;
+	mo.top = o.out.top;
+	return ts_monitor(&mo);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -733,6 +835,8 @@ int main(int argc, char **argv)
 	for (int c = CMD_RECORD; c <= CMD_CHECK; c++)
 		if (!strcmp(argv[1], command_names[c]))
 			return run_command(c, argc - 1, argv + 1);
+	if (!strcmp(argv[1], command_names[CMD_MONITOR]))
+		return run_monitor(argc - 1, argv + 1);
 	err_msg("unknown command '%s'\n", argv[1]);
 	usage(stderr, main_usage, 0);
 	return TS_EXIT_ERROR;

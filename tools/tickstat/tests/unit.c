@@ -23,6 +23,7 @@
 #include "stream.h"
 #include "tracedat.h"
 #include "util.h"
+#include "unit_run.h"
 
 #define MS	1000000ULL
 #define S	1000000000ULL
@@ -1021,10 +1022,7 @@ static void test_ksym(void)
 
 int main(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		CU_TestFunc fn;
-	} tests[] = {
+	static const struct ts_unit_test tests[] = {
 		{ "hist: exact below 8", test_hist_exact_small },
 		{ "hist: percentile error within 12.5%", test_hist_error_bound },
 		{ "hist: log2 buckets", test_hist_log2 },
@@ -1055,22 +1053,11 @@ int main(int argc, char **argv)
 		{ "ksym: streamed kallsyms, the tick's function", test_ksym },
 		{ "broken: corrupted bytes do not crash", test_corrupt_bytes },
 	};
-	CU_pSuite suite;
-	unsigned int failed;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: unit-tests FIXTURE_DIR\n");
 		return 2;
 	}
 	fixtures = argv[1];
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	suite = CU_add_suite("tickstat", NULL, NULL);
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		CU_add_test(suite, tests[i].name, tests[i].fn);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
+	return ts_unit_run("tickstat", tests, sizeof(tests) / sizeof(tests[0]));
 }

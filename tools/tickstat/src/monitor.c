@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * monitor.c - tickstat monitor: watch the tick for days, for Prometheus.
+ *
+ * One recording session (session.c) feeds the same state machine as
+ * record and report.  Every POLL_MS the ring buffers are drained and every
+ * CPU is charged up to a moment taken before the drain, so that no event
+ * older than that moment is still unread (ts_analysis_advance): the
+ * counters over any span then equal a report of the same span.  Every
+ * interval the counters become a Prometheus exposition (series.c), written
+ * atomically to the textfile and served over HTTP (httpd.c).
+ *
+ * CPU hotplug: the online mask is read at every poll; a monitored CPU that
+ * left it is unknown from its last event on (ts_analysis_offline), and its
+ * events set the state again once it is back.  Its ring buffer stays open.
+ *
+ * The loop is single-threaded: poll() waits for the next poll, update or
+ * HTTP client, so the monitor sleeps between them, on CPUs it does not
+ * monitor.  SIGINT, SIGTERM and SIGHUP end it: the session's instance is
+ * removed, the last numbers written, and the exit status is 0.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "httpd.h"
+#include "monitor.h"
+#include "outfile.h"
+#include "probes.h"
+#include "promtext.h"
+#include "series.h"
+#include "session.h"
+
+#define POLL_MS		250
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+struct monitor {
+	const struct ts_monitor_opts *o;
+	struct ts_analysis an;
+	struct ts_session *ss;
+	struct ts_httpd *httpd;
+	struct ts_series series;
+	struct ts_prom prom;
+	struct ts_monitor_self self;
+	struct ts_cpuset online;
+	int textfile_failing;
+	char kernel[65];
+};
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
+static int read_online(struct ts_cpuset *set)
+{
+	char buf[4096];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return ts_cpuset_parse(set, buf);
+}
+
+/*
+ * A monitored CPU that left the online mask is unknown from its last
+ * event or the last poll, whichever is later: within POLL_MS of the moment
+ * it went.
+ */
+static void check_hotplug(struct monitor *m)
+{
+	struct ts_cpuset now;
+
+	if (read_online(&now))
+		return;
+	for (int i = 0; i < m->an.nr_cpus; i++) {
+		struct ts_cpu *c = m->an.cpus[i];
+		int was = ts_cpuset_has(&m->online, i), is = ts_cpuset_has(&now, i);
+
+		if (!c || !c->active || was == is)
+			continue;
+		if (!is)
+			ts_analysis_offline(&m->an, i, c->last_ts);
+		info_msg("tickstat: CPU %d went %s\n", i, is ? "online" : "offline");
+		m->series.online[i] = is;
+	}
+	m->online = now;
+}
+
+/* Drain the ring buffers and charge every CPU up to a moment before the drain. */
+static int poll_session(struct monitor *m)
+{
+	uint64_t before = ts_now_ns();
+
+	if (ts_session_poll(m->ss))
+		return -1;
+	check_hotplug(m);
+	ts_analysis_advance(&m->an, before);
+	m->self.clock_ns = before;
+	return 0;
+}
+
+static const char *symbol(void *ctx, uint64_t addr)
+{
+	return ts_session_symbol(ctx, addr);
+}
+
+static void self_usage(struct ts_monitor_self *self)
+{
+	struct rusage ru;
+	long size, pages;
+	FILE *f;
+
+	if (!getrusage(RUSAGE_SELF, &ru))
+		self->cpu_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+			       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
+	f = fopen("/proc/self/statm", "r");
+	if (f && fscanf(f, "%ld %ld", &size, &pages) == 2)
+		self->rss_bytes = (uint64_t)pages * getpagesize();
+	if (f)
+		fclose(f);
+}
+
+/*
+ * Write the exposition: to the textfile (atomically), and keep it for the
+ * HTTP server.  A textfile that cannot be written is said once per streak
+ * of failures and counted; the monitor goes on.
+ */
+static int publish(struct monitor *m, int first)
+{
+	char err[512];
+
+	m->self.scrapes = m->httpd ? ts_httpd_requests(m->httpd) : 0;
+	self_usage(&m->self);
+	ts_prom_reset(&m->prom);
+	ts_series_write(&m->series, &m->an, &m->self, &m->prom);
+	if (m->prom.oom) {
+		err_msg("out of memory writing the metrics\n");
+		return -1;
+	}
+	if (!m->o->textfile)
+		return 0;
+	if (ts_outfile_replace(m->o->textfile, m->prom.buf, m->prom.len, err, sizeof(err))) {
+		if (first) {
+			err_msg("--textfile: %s\n", err);
+			return -1;
+		}
+		m->self.textfile_errors++;
+		if (!m->textfile_failing)
+			err_msg("warning: %s (retrying every interval)\n", err);
+		m->textfile_failing = 1;
+		return 0;
+	}
+	if (m->textfile_failing)
+		info_msg("tickstat: %s written again\n", m->o->textfile);
+	m->textfile_failing = 0;
+	return 0;
+}
+
+/* One update: fresh numbers, the culprit and co-runner tables taken, published. */
+static int update(struct monitor *m)
+{
+	if (poll_session(m))
+		return -1;
+	ts_series_take(&m->series, &m->an, symbol, m->ss);
+	m->self.updates++;
+	return publish(m, 0);
+}
+
+static int wait_ms(uint64_t now, uint64_t until)
+{
+	uint64_t ms = until > now ? (until - now + 999999) / 1000000 : 0;
+
+	return ms > POLL_MS ? POLL_MS : (int)ms;
+}
+
+static int run_loop(struct monitor *m)
+{
+	uint64_t interval = (uint64_t)(m->o->interval * 1e9);
+	uint64_t start = ts_session_start_ns(m->ss);
+	uint64_t next_poll = start, next_update = start + interval;
+	uint64_t deadline = m->o->duration > 0 ? start + (uint64_t)(m->o->duration * 1e9) : 0;
+
+	while (!stop_requested) {
+		struct pollfd fds[TS_HTTPD_MAX_FDS];
+		uint64_t now = ts_now_ns(), until = next_poll < next_update ? next_poll : next_update;
+		int nfds = m->httpd ? ts_httpd_pollfds(m->httpd, fds) : 0;
+
+		if (deadline && deadline < until)
+			until = deadline;
+		if (poll(fds, nfds, wait_ms(now, until)) < 0 && errno != EINTR) {
+			err_msg("poll: %s\n", strerror(errno));
+			return -1;
+		}
+		if (m->httpd)
+			ts_httpd_serve(m->httpd, fds, nfds, m->prom.buf, m->prom.len);
+		now = ts_now_ns();
+		if (deadline && now >= deadline)
+			break;
+		if (now >= next_update) {
+			if (update(m))
+				return -1;
+			next_update += interval;
+			if (next_update <= now)		/* an update came late: skip, do not bunch */
+				next_update = now + interval;
+			next_poll = now + POLL_MS * 1000000ULL;
+		} else if (now >= next_poll) {
+			if (poll_session(m))
+				return -1;
+			next_poll = now + POLL_MS * 1000000ULL;
+		}
+	}
+	return 0;
+}
+
+static int start(struct monitor *m)
+{
+	/* no kprobes (they crashed Debian's 6.1 in the guest): the patched events only */
+	struct ts_session_opts so = { .cpus = m->o->cpus, .buffer_kb = m->o->buffer_kb,
+				      .pin_away = 1, .probes = TS_PROBES_OFF };
+	struct utsname uts;
+	char list[512], err[256];
+
+	if (m->o->listen) {
+		m->httpd = ts_httpd_open(m->o->listen, err, sizeof(err));
+		if (!m->httpd) {
+			err_msg("%s\n", err);
+			return -1;
+		}
+	}
+	if (read_online(&m->online)) {
+		err_msg("cannot read /sys/devices/system/cpu/online\n");
+		return -1;
+	}
+	m->ss = ts_session_start(&so, &m->an, NULL, NULL);
+	if (!m->ss)
+		return -1;
+	uname(&uts);
+	snprintf(m->kernel, sizeof(m->kernel), "%s", uts.release);
+	m->self.kernel = m->kernel;
+	m->self.start_unix_ns = realtime_ns();
+	if (poll_session(m) || publish(m, 1))
+		return -1;
+	ts_cpuset_format(ts_session_monitored(m->ss), list, sizeof(list));
+	info_msg("tickstat: monitoring CPUs %s every %g s%s%s%s%s%s\n", list, m->o->interval,
+		 m->o->textfile ? "; textfile " : "", m->o->textfile ? m->o->textfile : "",
+		 m->httpd ? "; http://" : "", m->httpd ? ts_httpd_address(m->httpd) : "",
+		 m->httpd ? "/metrics" : "");
+	return 0;
+}
+
+/*
+ * ts_monitor - run until a signal (or the duration) ends it.  Returns an
+ * exit status: 0 after a signal or the duration, 1 after an error (said).
+ */
+int ts_monitor(const struct ts_monitor_opts *o)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct monitor *m = calloc(1, sizeof(*m));
+	int ret = TS_EXIT_ERROR;
+
+	if (!m) {
+		err_msg("out of memory\n");
+		return TS_EXIT_ERROR;
+	}
+	m->o = o;
+	ts_analysis_init(&m->an);
+	ts_series_init(&m->series, o->top);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (start(m) || run_loop(m))
+		goto out;
+	/* the last numbers, up to the end of tracing */
+	if (ts_session_stop(m->ss))
+		goto out;
+	m->self.clock_ns = m->an.win_end;
+	ts_series_take(&m->series, &m->an, symbol, m->ss);
+	m->self.updates++;
+	if (publish(m, 0))
+		goto out;
+	info_msg("tickstat: monitor stopped after %llu updates\n",
+		 (unsigned long long)m->self.updates);
+	ret = TS_EXIT_OK;
+out:
+	ts_session_free(m->ss);
+	ts_httpd_close(m->httpd);
+	ts_prom_free(&m->prom);
+	ts_series_free(&m->series);
+	ts_analysis_free(&m->an);
+	free(m);
+	return ret;
+}
