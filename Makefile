@@ -98,9 +98,15 @@ scenario: deps kernel-patched kernel-variants image
 kernels-doc: deps kernel-patched image
 	$(Q)scripts/kernel-matrix.py -o docs/kernels.md
 
-# Benchmarks (not part of check): observer effect and report throughput
+# Benchmarks (not part of check): observer effect, report throughput, and
+# the series' cost against the stock kernel of the same config (the bench
+# variant: nohz_full, -O2), which bench builds itself; docs/performance.md
+# is regenerated
 bench: deps kernel image
+	$(Q)scripts/build-kernel.sh stock bench
+	$(Q)scripts/build-kernel.sh patched bench
 	$(Q)tests/bench/run
+	$(Q)tests/bench/cost --doc docs/performance.md
 
 # tickstat monitor for about 14 minutes in a guest: its memory and CPU time
 # (not part of check; docs/monitoring.md has the figures)

@@ -37,14 +37,16 @@ note() {
 # module_with_running_tick MODE [PARAM...]: a task alone on CPU 2, the test
 # module's MODE armed there, then five times a second task for 50 ms so that
 # the tick runs; the decisions after each one are made with the tick running
-# (the reason shows up in one or a few of them, so five chances).
+# (the reason shows up in one or a few of them, so five chances).  The
+# command takes about 2 s; 4 s of recording leave room for a slow host.
 module_with_running_tick() {
 	spin -c 2 -d 60 &
 	sleep 0.3
 	dmesg -c > /dev/null
-	record 3 -- sh -c "taskset -c 0 insmod /job/tick_test.ko mode=$* cpu=2 ms=1500 &
+	record 4 -- sh -c "taskset -c 0 insmod /job/tick_test.ko mode=$* cpu=2 ms=1500 &
 		until dmesg | grep -q 'tick_test: $1 armed'; do sleep 0.05; done
 		for i in 1 2 3 4 5; do spin -c 2 -d 0.05; sleep 0.1; done; wait"
+	dmesg > "$DIR/dmesg.txt"
 	rmmod tick_test
 	kill $!
 	wait

@@ -9,8 +9,15 @@
  *   rcu      a kthread holds CPU N in the kernel with preemption off while
  *            insmod waits for a normal grace period: RCU needs the CPU.
  *   rcu_exp  the same with an expedited grace period: RCU_EXP.
+ *            Both say what they caused: when, in the hold, RCU set its
+ *            dependency on CPU N and when it cleared it (kprobes on
+ *            tick_nohz_dep_set_cpu() and _clear_cpu()).  A starved vCPU
+ *            can make that short, or never.
  *   timer    a timer re-armed every jiffy on CPU N: the next timer is always
- *            due within a tick, so a running tick is kept (TIMER_DUE).
+ *            due within a tick, so a running tick is kept (TIMER_DUE).  It
+ *            says how many of CPU N's decisions kept the tick while the
+ *            timer was due within a tick (a kretprobe on
+ *            tick_nohz_next_event() returning 0).
  *   irq_work the same timer also queues lazy irq_work, which waits for the
  *            next tick: a running tick is kept for it (IRQ_WORK).
  * A tick that is already stopped stays stopped in both (its timer is then
@@ -30,9 +37,35 @@
  *                  tick is kept for it (TIMER_SOFTIRQ).
  * A pending timer softirq that nothing raised runs at the next interrupt and
  * finds no expired timer.
+ *
+ * One mode races the tick's decisions:
+ *   depstorm       for ms milliseconds, a kthread on CPU 0 sets and clears
+ *                  PERF_EVENTS at CPU scope on every other nohz_full CPU, as
+ *                  perf does for a throttled event, with a random gap of up
+ *                  to a microsecond between set and clear: each set kicks
+ *                  the CPU, which decides about its tick while the bit may
+ *                  be going away.
+ *   race           the worst case of that race, on demand: a data watchpoint
+ *                  on the tick dependency mask of task pid=N (a task alone
+ *                  on a nohz_full CPU).  Every few hundred microseconds the
+ *                  module sets POSIX_TIMER in that mask (which kicks the
+ *                  task's CPU); the first time the tick code on that CPU
+ *                  reads the mask, the watchpoint clears the bit again, as
+ *                  another CPU could between two instructions.
+ *
+ * One mode gives the idle loop a cpuidle driver, which the guest lacks:
+ *   cpuidle        register a driver with two idle states on every CPU for
+ *                  the run, so that the idle loop asks its governor (menu)
+ *                  whether to stop the tick.  State 1 halts and claims a
+ *                  20 ms target residency, more than a tick.  State 0
+ *                  halts too (poll=0: the governor asks to stop the tick
+ *                  even for a short sleep), or polls (poll=1: it keeps the
+ *                  tick for a short sleep, as with most x86 drivers).
  * insmod returns when the run is over; rmmod afterwards.
  */
 #include <linux/completion.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/cpuidle.h>
 #include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/interrupt.h>
@@ -42,11 +75,13 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/idle.h>
+#include <linux/tick.h>
 #include <linux/timer.h>
 
 static char *mode = "rcu";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "rcu, rcu_exp, timer, irq_work, need_resched, softirq or timer_softirq");
+MODULE_PARM_DESC(mode, "rcu, rcu_exp, timer, irq_work, need_resched, softirq, timer_softirq, depstorm, race or cpuidle");
 static int cpu = 1;
 module_param(cpu, int, 0444);
 MODULE_PARM_DESC(cpu, "the CPU to act on");
@@ -58,11 +93,32 @@ static unsigned int hits = 5;
 module_param(hits, uint, 0444);
 MODULE_PARM_DESC(hits, "kprobe modes: how many times to make the condition");
 
+static int pid;
+module_param(pid, int, 0444);
+MODULE_PARM_DESC(pid, "race mode: the task whose tick dependency mask is watched");
+
+static bool poll;
+module_param(poll, bool, 0444);
+MODULE_PARM_DESC(poll, "cpuidle mode: state 0 polls instead of halting");
+
 static DECLARE_COMPLETION(held);
 static DECLARE_COMPLETION(done);
 static struct timer_list every_jiffy;
 static unsigned long timer_end;
 static bool timer_stop;
+
+static int run_on_cpu(int (*fn)(void *))
+{
+	struct task_struct *k = kthread_create(fn, NULL, "tick_test/%d", cpu);
+
+	if (IS_ERR(k))
+		return PTR_ERR(k);
+	kthread_bind(k, cpu);
+	wake_up_process(k);
+	return 0;
+}
+
+static ktime_t hold_start, hold_end;
 
 /*
  * Hold the CPU in the kernel without a quiescent state, for ms of the
@@ -72,15 +128,74 @@ static bool timer_stop;
  */
 static int hold_cpu(void *unused)
 {
-	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
-
 	preempt_disable();
+	hold_start = ktime_get();
 	complete(&held);
-	while (ktime_get_ns() < end)
+	do {
 		cpu_relax();
+		hold_end = ktime_get();
+	} while (ktime_ms_delta(hold_end, hold_start) < ms);
 	preempt_enable();
 	complete(&done);
 	return 0;
+}
+
+/* When RCU set and cleared its dependency bit on the held CPU (0: never). */
+static ktime_t rcu_set, rcu_clear;
+static int rcu_bit;
+
+static int at_dep_set(struct kprobe *p, struct pt_regs *regs)
+{
+	if (regs->di == cpu && regs->si == rcu_bit && !rcu_set)
+		rcu_set = ktime_get();
+	return 0;
+}
+
+static int at_dep_clear(struct kprobe *p, struct pt_regs *regs)
+{
+	if (regs->di == cpu && regs->si == rcu_bit && rcu_set && !rcu_clear)
+		rcu_clear = ktime_get();
+	return 0;
+}
+
+static struct kprobe dep_probes[] = {
+	{ .symbol_name = "tick_nohz_dep_set_cpu", .pre_handler = at_dep_set },
+	{ .symbol_name = "tick_nohz_dep_clear_cpu", .pre_handler = at_dep_clear },
+};
+
+static struct kprobe *dep_probe_list[] = { &dep_probes[0], &dep_probes[1] };
+
+static int run_rcu(bool expedited)
+{
+	int ret;
+
+	rcu_bit = expedited ? TICK_DEP_BIT_RCU_EXP : TICK_DEP_BIT_RCU;
+	ret = register_kprobes(dep_probe_list, ARRAY_SIZE(dep_probe_list));
+	if (ret) {
+		pr_err("tick_test: cannot probe the tick dependencies: %d\n", ret);
+		return ret;
+	}
+	ret = run_on_cpu(hold_cpu);
+	if (ret)
+		goto out;
+	wait_for_completion(&held);
+	if (expedited)
+		synchronize_rcu_expedited();
+	else
+		synchronize_rcu();
+	wait_for_completion(&done);
+	msleep(20);
+	if (!rcu_set)
+		pr_info("tick_test: %s never set its dependency on CPU %d during the %lld ms hold\n",
+			mode, cpu, ktime_ms_delta(hold_end, hold_start));
+	else
+		pr_info("tick_test: %s held CPU %d's tick from %lld to %lld ms of the %lld ms hold\n",
+			mode, cpu, ktime_ms_delta(rcu_set, hold_start),
+			ktime_ms_delta(rcu_clear ?: ktime_get(), hold_start),
+			ktime_ms_delta(hold_end, hold_start));
+out:
+	unregister_kprobes(dep_probe_list, ARRAY_SIZE(dep_probe_list));
+	return ret;
 }
 
 static void lazy_work_fn(struct irq_work *work)
@@ -90,6 +205,34 @@ static void lazy_work_fn(struct irq_work *work)
 static struct irq_work lazy_work = IRQ_WORK_INIT_LAZY(lazy_work_fn);
 
 static bool with_irq_work;
+
+/* CPU N's decisions that kept the tick while the timer was due within a tick */
+static atomic_t kept_due;
+
+static int at_next_event(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	bool *due = (bool *)ri->data;
+
+	*due = smp_processor_id() == cpu && timer_pending(&every_jiffy) &&
+	       time_before_eq(every_jiffy.expires, jiffies + 1) &&
+	       !(local_softirq_pending() & BIT(TIMER_SOFTIRQ));
+	return 0;
+}
+
+static int after_next_event(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (*(bool *)ri->data && !regs_return_value(regs))
+		atomic_inc(&kept_due);
+	return 0;
+}
+
+static struct kretprobe next_event_probe = {
+	.kp.symbol_name = "tick_nohz_next_event",
+	.entry_handler = at_next_event,
+	.handler = after_next_event,
+	.data_size = sizeof(bool),
+	.maxactive = 8,
+};
 
 static void rearm(struct timer_list *t)
 {
@@ -165,14 +308,135 @@ static int run_probe(const char *symbol, kprobe_pre_handler_t handler, bool wake
 	return 0;
 }
 
-static int run_on_cpu(int (*fn)(void *))
+/* Halt until an interrupt; returns with interrupts enabled, as 6.1 expects. */
+static int enter_halt(struct cpuidle_device *dev, struct cpuidle_driver *drv, int index)
 {
-	struct task_struct *k = kthread_create(fn, NULL, "tick_test/%d", cpu);
+	if (current_clr_polling_and_test()) {
+		local_irq_enable();
+		return index;
+	}
+	raw_safe_halt();
+	return index;
+}
 
-	if (IS_ERR(k))
-		return PTR_ERR(k);
-	kthread_bind(k, cpu);
-	wake_up_process(k);
+static struct cpuidle_driver idle_driver = {
+	.name = "tick_test",
+	.owner = THIS_MODULE,
+	.states = {
+		{
+			.name = "HALT",
+			.desc = "hlt",
+			.enter = enter_halt,
+			.exit_latency = 1,
+			.target_residency = 1,
+		},
+		{
+			.name = "HALT-20MS",
+			.desc = "hlt, 20 ms residency",
+			.enter = enter_halt,
+			.exit_latency = 2,
+			.target_residency = 20000,
+		},
+	},
+	.state_count = 2,
+};
+
+/* Give the idle loop a cpuidle driver for the run. */
+static int run_cpuidle(void)
+{
+	int ret;
+
+	if (poll)
+		cpuidle_poll_state_init(&idle_driver);
+	ret = cpuidle_register(&idle_driver, NULL);
+	if (ret) {
+		pr_err("tick_test: cannot register a cpuidle driver: %d\n", ret);
+		return ret;
+	}
+	pr_info("tick_test: cpuidle armed, state 0 %s\n", poll ? "polls" : "halts");
+	msleep(ms);
+	cpuidle_unregister(&idle_driver);
+	return 0;
+}
+
+static unsigned long toggles;
+
+/* Set and clear PERF_EVENTS on the other nohz_full CPUs until the time is over. */
+static int storm(void *unused)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	u32 gap = 1;
+	int c;
+
+	while (time_before(jiffies, end)) {
+		for_each_online_cpu(c) {
+			if (c == raw_smp_processor_id() || !tick_nohz_full_cpu(c))
+				continue;
+			tick_nohz_dep_set_cpu(c, TICK_DEP_BIT_PERF_EVENTS);
+			ndelay(gap % 1000);
+			tick_nohz_dep_clear_cpu(c, TICK_DEP_BIT_PERF_EVENTS);
+			toggles++;
+			gap = gap * 1103515245 + 12345;
+		}
+		if (!(toggles & 1023))
+			cond_resched();
+	}
+	complete(&done);
+	return 0;
+}
+
+static struct task_struct *race_task;
+static atomic_t race_armed;
+static atomic_t race_cleared;
+
+/* The watched mask was accessed: on the task's own CPU, take the bit away. */
+static void on_mask_access(struct perf_event *bp, struct perf_sample_data *data,
+			   struct pt_regs *regs)
+{
+	if (current != race_task || !atomic_read(&race_armed))
+		return;
+	if (atomic_fetch_andnot(BIT(TICK_DEP_BIT_POSIX_TIMER), &race_task->tick_dep_mask) &
+	    BIT(TICK_DEP_BIT_POSIX_TIMER)) {
+		atomic_set(&race_armed, 0);
+		atomic_inc(&race_cleared);
+	}
+}
+
+static int run_race(void)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	struct perf_event_attr attr;
+	struct perf_event * __percpu *bp;
+	unsigned int sets = 0;
+
+	race_task = get_pid_task(find_vpid(pid), PIDTYPE_PID);
+	if (!race_task) {
+		pr_err("tick_test: race: no task %d\n", pid);
+		return -ESRCH;
+	}
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = (unsigned long)&race_task->tick_dep_mask;
+	attr.bp_len = HW_BREAKPOINT_LEN_4;
+	attr.bp_type = HW_BREAKPOINT_RW;
+	bp = register_wide_hw_breakpoint(&attr, on_mask_access, NULL);
+	if (IS_ERR((void __force *)bp)) {
+		put_task_struct(race_task);
+		pr_err("tick_test: race: no watchpoint: %ld\n", PTR_ERR((void __force *)bp));
+		return PTR_ERR((void __force *)bp);
+	}
+	while (time_before(jiffies, end)) {
+		atomic_set(&race_armed, 1);
+		tick_dep_set_task(race_task, TICK_DEP_BIT_POSIX_TIMER);
+		sets++;
+		usleep_range(300, 600);
+		/* not read in time: take the bit away here */
+		atomic_set(&race_armed, 0);
+		tick_dep_clear_task(race_task, TICK_DEP_BIT_POSIX_TIMER);
+	}
+	unregister_wide_hw_breakpoint(bp);
+	put_task_struct(race_task);
+	pr_info("tick_test: race set the bit %u times, cleared it %d times right after the tick code read it\n",
+		sets, atomic_read(&race_cleared));
 	return 0;
 }
 
@@ -185,17 +449,16 @@ static int __init tick_test_init(void)
 		return -EINVAL;
 	}
 	if (!strcmp(mode, "rcu") || !strcmp(mode, "rcu_exp")) {
-		ret = run_on_cpu(hold_cpu);
-		if (ret)
-			return ret;
-		wait_for_completion(&held);
-		if (!strcmp(mode, "rcu"))
-			synchronize_rcu();
-		else
-			synchronize_rcu_expedited();
-		wait_for_completion(&done);
+		ret = run_rcu(!strcmp(mode, "rcu_exp"));
 	} else if (!strcmp(mode, "timer") || !strcmp(mode, "irq_work")) {
 		with_irq_work = !strcmp(mode, "irq_work");
+		if (!with_irq_work) {
+			ret = register_kretprobe(&next_event_probe);
+			if (ret) {
+				pr_err("tick_test: cannot probe tick_nohz_next_event: %d\n", ret);
+				return ret;
+			}
+		}
 		timer_setup(&every_jiffy, rearm, TIMER_PINNED);
 		timer_end = jiffies + msecs_to_jiffies(ms);
 		every_jiffy.expires = jiffies + 1;
@@ -206,12 +469,28 @@ static int __init tick_test_init(void)
 		WRITE_ONCE(timer_stop, true);
 		del_timer_sync(&every_jiffy);
 		irq_work_sync(&lazy_work);
+		if (!with_irq_work) {
+			unregister_kretprobe(&next_event_probe);
+			pr_info("tick_test: timer: %d decisions on CPU %d kept the tick with the timer due within a tick\n",
+				atomic_read(&kept_due), cpu);
+		}
 	} else if (!strcmp(mode, "need_resched")) {
 		ret = run_probe("tick_nohz_idle_stop_tick", at_idle_need_resched, true);
 	} else if (!strcmp(mode, "softirq")) {
 		ret = run_probe("tick_nohz_idle_stop_tick", at_softirq_check, true);
 	} else if (!strcmp(mode, "timer_softirq")) {
 		ret = run_probe("tick_nohz_irq_exit", at_softirq_check, false);
+	} else if (!strcmp(mode, "cpuidle")) {
+		ret = run_cpuidle();
+	} else if (!strcmp(mode, "race")) {
+		ret = run_race();
+	} else if (!strcmp(mode, "depstorm")) {
+		cpu = 0;
+		ret = run_on_cpu(storm);
+		if (ret)
+			return ret;
+		wait_for_completion(&done);
+		pr_info("tick_test: depstorm made %lu toggles\n", toggles);
 	} else {
 		pr_err("tick_test: unknown mode '%s'\n", mode);
 		return -EINVAL;

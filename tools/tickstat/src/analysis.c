@@ -496,8 +496,11 @@ static void on_tick_stop(struct ts_analysis *an, struct ts_cpu *c,
 		c->tick = TS_TICK_RUNNING;
 }
 
-/* tick_nohz_next_event() reasons are only traced while the tick runs. */
-#define RETAIN_IMPLIES_RUNNING(r)	((r) >= 1 && (r) <= 5)
+/*
+ * tick_nohz_next_event() reasons (1-5) are only traced while the tick
+ * runs, and so is the idle loop's own choice to keep it (IDLE_LOOP, 11).
+ */
+#define RETAIN_IMPLIES_RUNNING(r)	(((r) >= 1 && (r) <= 5) || (r) == 11)
 
 static void on_tick_retain(struct ts_analysis *an, struct ts_cpu *c,
 			   const struct ts_event *ev)

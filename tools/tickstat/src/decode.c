@@ -54,8 +54,9 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 	f[F_STOP_PROCESS] = field(stop, "process_deps");
 	f[F_RETAIN_REASON] = field(retain, "reason");
 	f[F_RETAIN_DELTA] = field(retain, "delta_ns");
+	/* series v1 carried stopped_ns and idle; v2 has idle_loop, or none */
 	f[F_RESTART_STOPPED] = field(restart, "stopped_ns");
-	f[F_RESTART_IDLE] = field(restart, "idle");
+	f[F_RESTART_IDLE] = field(restart, "idle_loop") ?: field(restart, "idle");
 	f[F_RESTART_CAUSE] = field(restart, "cause");
 	f[F_DEP_DEP] = field(set, "dependency");
 	f[F_DEP_SCOPE] = field(set, "scope");
@@ -80,8 +81,7 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 	caps->scopes = f[F_STOP_GLOBAL] && f[F_STOP_CPU] && f[F_STOP_TASK] &&
 		       f[F_STOP_PROCESS];
 	caps->retain = f[F_RETAIN_REASON] && f[F_RETAIN_DELTA];
-	caps->restart = f[F_RESTART_STOPPED] && f[F_RESTART_IDLE] &&
-			f[F_RESTART_CAUSE];
+	caps->restart = !!f[F_RESTART_CAUSE];
 	caps->dep_events = f[F_DEP_DEP] && f[F_DEP_SCOPE] && f[F_DEP_TARGET] &&
 			   f[F_DEP_SCHED] && f[F_DEP_CALLER] && f[F_CLR_DEP] &&
 			   f[F_CLR_SCOPE] && f[F_CLR_TARGET] && f[F_CLR_SCHED] &&
@@ -167,6 +167,31 @@ static int decode_stop(struct ts_decoder *d, struct tep_record *rec, struct ts_e
 	return 0;
 }
 
+/* The optional fields are -1 when the kernel's event does not carry them. */
+static int decode_restart(struct ts_decoder *d, struct tep_record *rec,
+			  struct ts_event *ev)
+{
+	unsigned long long v;
+
+	ev->kind = TS_EV_TICK_RESTART;
+	if (num(d, F_RESTART_CAUSE, rec, &v))
+		return -1;
+	ev->restart.cause = (int)v;
+	ev->restart.stopped_ns = -1;
+	ev->restart.idle = -1;
+	if (d->field[F_RESTART_STOPPED]) {
+		if (num(d, F_RESTART_STOPPED, rec, &v))
+			return -1;
+		ev->restart.stopped_ns = (int64_t)v;
+	}
+	if (d->field[F_RESTART_IDLE]) {
+		if (num(d, F_RESTART_IDLE, rec, &v))
+			return -1;
+		ev->restart.idle = (int)v;
+	}
+	return 0;
+}
+
 static int decode_dep(struct ts_decoder *d, struct tep_record *rec,
 		      struct ts_event *ev, int clear)
 {
@@ -226,7 +251,7 @@ int ts_decode_print(struct ts_decoder *d, struct tep_record *rec, const char **t
  */
 int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 {
-	unsigned long long v, w, x;
+	unsigned long long v, w;
 	int type, ret = 0;
 
 	if (rec->size < 8)
@@ -249,13 +274,7 @@ int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 		ev->retain.reason = (int)v;
 		ev->retain.delta_ns = (int64_t)w;
 	} else if (type == d->id_restart) {
-		if (num(d, F_RESTART_STOPPED, rec, &v) || num(d, F_RESTART_IDLE, rec, &w) ||
-		    num(d, F_RESTART_CAUSE, rec, &x))
-			goto bad;
-		ev->kind = TS_EV_TICK_RESTART;
-		ev->restart.stopped_ns = (int64_t)v;
-		ev->restart.idle = (int)w;
-		ev->restart.cause = (int)x;
+		ret = decode_restart(d, rec, ev);
 	} else if (type == d->id_dep_set || type == d->id_dep_clear) {
 		ret = decode_dep(d, rec, ev, type == d->id_dep_clear);
 	} else if (type == d->id_switch) {

@@ -79,8 +79,8 @@ struct ts_event {
 			int64_t delta_ns;
 		} retain;
 		struct {
-			int64_t stopped_ns;
-			int idle;
+			int64_t stopped_ns;	/* series v1 only; else -1 */
+			int idle;		/* 1: in the idle loop; -1 unknown */
 			int cause;
 			int infer;	/* a probe: enum ts_restart_infer */
 		} restart;

@@ -127,7 +127,7 @@ static int number_item(const char **p, const char *end, const char *name, long *
 static const char * const known_fields[] = {
 	"common_type", "common_flags", "common_preempt_count", "common_pid",
 	"success", "dependency", "global_deps", "cpu_deps", "task_deps", "process_deps",
-	"reason", "delta_ns", "stopped_ns", "idle", "cause", "scope", "target", "sched",
+	"reason", "delta_ns", "stopped_ns", "idle", "idle_loop", "cause", "scope", "target", "sched",
 	"caller", "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm",
 	"next_pid", "next_prio", "hrtimer", "now", "function", "ip", "buf",
 	/* tickstat's probe events (probedec.c), and prev_cpuN */

@@ -20,10 +20,11 @@ static const char * const scope_names[TS_NR_SCOPES] = {
 	"GLOBAL", "CPU", "TASK", "PROCESS", "UNKNOWN",
 };
 
-/* TICK_RETAIN_* values start at 1 */
+/* TICK_RETAIN_* values start at 1; IDLE_LOOP is new in series v2 */
 static const char * const retain_names[] = {
 	NULL, "TIMER_DUE", "RCU", "ARCH", "IRQ_WORK", "TIMER_SOFTIRQ",
 	"NO_TIMEKEEPER", "NOHZ_INACTIVE", "NEED_RESCHED", "SOFTIRQ", "TIMEKEEPING",
+	"IDLE_LOOP",
 };
 
 #define NR_RETAIN (int)(sizeof(retain_names) / sizeof(retain_names[0]))
