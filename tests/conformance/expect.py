@@ -248,7 +248,13 @@ def check_two_tasks(s: Scenario) -> None:
     sched_phase(s, 1, "CFS", 1.5)
     c = s.cpu(1)
     if s.restarts:
-        s.within("CPU1 DEPENDENCY restarts", 1, 3, c["restarts"]["DEPENDENCY"])
+        most, why = 3, ""
+        if s.fair_server.get(1):
+            # 6.12's fair server holds the lone task's tick as SCHED about
+            # once a second (check_lone_task): each is a restart too (4 seen
+            # in a 4.3 s window with the probes on debian-6.12)
+            most, why = 3 + c["window_ns"] / 1e9, " (6.12 fair server: about one a second more)"
+        s.within("CPU1 DEPENDENCY restarts" + why, 1, most, c["restarts"]["DEPENDENCY"])
     if s.patched:
         # whoever enqueues the second task sets it: the task itself, or the
         # migration thread that moves it to CPU 1
