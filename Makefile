@@ -29,6 +29,7 @@ KERNELS := $(BUILD)/kernel/obj/stock-nohz_full/arch/x86/boot/bzImage \
 INITRAMFS := $(BUILD)/initramfs.cpio.gz
 TICKSTAT := $(BUILD)/tools/tickstat/tickstat
 TICKSTAT_SRC := $(wildcard tools/tickstat/src/*.[ch]) tools/tickstat/Makefile
+INSNCOUNT := $(BUILD)/tests/bench/insncount.so
 
 .PHONY: all deps kernel kernel-stock kernel-patched kernel-variants kernel-source debian-kernels kmod \
 	image workloads tickstat demo check scenario bench soak shell kernels-doc clean distclean
@@ -70,6 +71,12 @@ $(BUILD)/tests/workloads/%: tests/workloads/%.c tests/workloads/workload.h
 	@echo "  CC $@"
 	$(Q)gcc -O2 -Wall -Wextra -Werror -static -o $@ $<
 
+# QEMU plugin that counts guest instructions, for tests/bench/cost
+$(INSNCOUNT): tests/bench/insncount.c tests/bench/qemu-plugin-api.h
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"
+	$(Q)gcc -O2 -Wall -Wextra -Wno-unused-parameter -Werror -shared -fPIC -fvisibility=hidden -o $@ $<
+
 tickstat: $(TICKSTAT)
 $(TICKSTAT): $(TICKSTAT_SRC)
 	@echo "  CC $@"
@@ -98,15 +105,16 @@ scenario: deps kernel-patched kernel-variants image
 kernels-doc: deps kernel-patched image
 	$(Q)scripts/kernel-matrix.py -o docs/kernels.md
 
-# Benchmarks (not part of check): observer effect, report throughput, and
-# the series' cost against the stock kernel of the same config (the bench
-# variant: nohz_full, -O2), which bench builds itself; docs/performance.md
-# is regenerated
-bench: deps kernel image
+# Benchmarks (not part of check): observer effect, report throughput, the
+# series' cost against the stock kernel of the same config (the bench
+# variant: nohz_full, -O2, which bench builds itself), and what tickstat's
+# probes cost on Debian's 6.12; docs/performance.md is regenerated
+bench: deps kernel image debian-kernels $(INSNCOUNT)
 	$(Q)scripts/build-kernel.sh stock bench
 	$(Q)scripts/build-kernel.sh patched bench
 	$(Q)tests/bench/run
 	$(Q)tests/bench/cost --doc docs/performance.md
+	$(Q)tests/bench/probes --doc docs/performance.md
 
 # tickstat monitor for about 14 minutes in a guest: its memory and CPU time
 # (not part of check; docs/monitoring.md has the figures)

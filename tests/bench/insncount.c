@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * insncount - a QEMU TCG plugin that counts the guest instructions each
+ * vCPU executes between two marker instructions, for tests/bench/cost.
+ *
+ * Under TCG, wall-clock time depends on the emulator as much as on the
+ * guest: how translated blocks and guest pages happen to fall in QEMU's
+ * lookup caches.  An instruction count does not, so it tells whether two
+ * kernels do different work on the same workload.  (QEMU's -icount would
+ * do the same for the whole guest, but QEMU 7.2 does not bring up a
+ * second CPU with it; docs/performance.md.)
+ *
+ * The markers are multi-byte NOPs with a tag in the displacement,
+ * "nopl TAG(%rax)" (0f 1f 80 TAG), which tests/workloads/costloop.c puts
+ * around its loops: TAG 0x71c5WWW1 starts counting on the vCPU that
+ * executes it, 0x71c5WWW2 stops and writes one line:
+ *	insncount vcpu=1 tag=0x71c50012 insns=123456789
+ * Everything the vCPU runs in between counts: the program, the kernel, the
+ * interrupts it takes.  Blocks count whole when entered, so an exception in
+ * the middle of a block counts the rest of it too (rare in these loops).
+ *
+ * usage: qemu-system-x86_64 -plugin insncount.so,out=FILE ...
+ *
+ * Built against QEMU 7.2's plugin API (version 1): qemu-plugin-api.h.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "qemu-plugin-api.h"
+
+PLUGIN_EXPORT int qemu_plugin_version = 1;
+
+#define MAX_VCPUS	64
+#define TAG_MASK	0xffff000fu
+#define TAG_START	0x71c50001u
+#define TAG_STOP	0x71c50002u
+
+/* each slot is touched only by its vCPU's thread */
+static struct vcpu_count {
+	uint64_t insns;
+	bool counting;
+} vcpus[MAX_VCPUS];
+
+static FILE *out;
+
+static void tb_exec(unsigned int vcpu, void *n_insns)
+{
+	if (vcpu < MAX_VCPUS && vcpus[vcpu].counting)
+		vcpus[vcpu].insns += (uintptr_t)n_insns;
+}
+
+static void marker_exec(unsigned int vcpu, void *tag_ptr)
+{
+	uint32_t tag = (uintptr_t)tag_ptr;
+
+	if (vcpu >= MAX_VCPUS)
+		return;
+	if ((tag & TAG_MASK) == TAG_START) {
+		vcpus[vcpu].insns = 0;
+		vcpus[vcpu].counting = true;
+	} else if (vcpus[vcpu].counting) {
+		vcpus[vcpu].counting = false;
+		fprintf(out, "insncount vcpu=%u tag=0x%08x insns=%llu\n", vcpu,
+			(unsigned int)tag, (unsigned long long)vcpus[vcpu].insns);
+		fflush(out);
+	}
+}
+
+/* the tag of a marker instruction, or 0 */
+static uint32_t marker_tag(const struct qemu_plugin_insn *insn)
+{
+	const unsigned char *b = qemu_plugin_insn_data(insn);
+	uint32_t tag;
+
+	if (qemu_plugin_insn_size(insn) != 7 || b[0] != 0x0f || b[1] != 0x1f ||
+	    b[2] != 0x80)
+		return 0;
+	memcpy(&tag, b + 3, sizeof(tag));	/* x86 is little-endian */
+	if ((tag & TAG_MASK) != TAG_START && (tag & TAG_MASK) != TAG_STOP)
+		return 0;
+	return tag;
+}
+
+static void tb_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t i, n = qemu_plugin_tb_n_insns(tb);
+
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
+					     (void *)(uintptr_t)n);
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint32_t tag = marker_tag(insn);
+
+		if (tag)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker_exec,
+							       QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)tag);
+	}
+}
+
+static void at_exit(qemu_plugin_id_t id, void *unused)
+{
+	fclose(out);
+}
+
+PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+				      const struct qemu_info_t *info, int argc,
+				      char **argv)
+{
+	const char *path = NULL;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (!strncmp(argv[i], "out=", 4))
+			path = argv[i] + 4;
+	if (!path) {
+		fprintf(stderr, "insncount: give out=FILE\n");
+		return -1;
+	}
+	out = fopen(path, "w");
+	if (!out) {
+		perror(path);
+		return -1;
+	}
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_translate);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}
