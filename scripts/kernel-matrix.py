@@ -8,8 +8,11 @@ debian-6.12-rt) it boots the guest once with nothing to do (the boot time),
 then runs the same short conformance scenarios, lone-task, two-tasks and
 posix-timer, in one boot (tests/conformance/run, which judges them), and
 tabulates the kernel's tick events, what tickstat knows there and the
-figures of the scenarios.  Needs the patched kernel and the image built
-(make kernel-patched image); Debian's images are fetched on first use.
+figures of the scenarios.  On the Debian kernels where probes can be placed
+under this emulator (PROBE_KERNELS), it runs two-tasks and posix-timer once
+more with tickstat record --probes=on, for the table of what the probes add.
+Needs the patched kernel and the image built (make kernel-patched image);
+Debian's images are fetched on first use.
 """
 import argparse
 import json
@@ -25,6 +28,10 @@ from pathlib import Path
 TOP = Path(__file__).resolve().parent.parent
 KERNELS = ("patched", "debian-6.1", "debian-6.1-rt", "debian-6.12", "debian-6.12-rt")
 SCENARIOS = ("lone-task", "two-tasks", "posix-timer")
+# Not debian-6.1 and 6.1-rt: placing and removing kprobes crashes 6.1 under
+# QEMU's multi-threaded TCG (docs/tickstat.md, "Caution")
+PROBE_KERNELS = ("debian-6.12", "debian-6.12-rt")
+PROBE_SCENARIOS = ("two-tasks", "posix-timer")
 TICK_EVENTS = ("tick_stop", "tick_retain", "tick_restart", "tick_dep_set", "tick_dep_clear")
 
 
@@ -39,17 +46,21 @@ def boot_seconds(kernel: str) -> float:
     return time.monotonic() - t
 
 
-def run_scenarios(kernel: str, keep: Path) -> tuple[dict[str, str], float]:
+def run_scenarios(kernel: str, keep: Path, scenarios=SCENARIOS,
+                  probes: bool = False) -> tuple[dict[str, str], float]:
     """The conformance verdict line of each scenario, and the run's seconds."""
     t = time.monotonic()
     res = subprocess.run([str(TOP / "tests/conformance/run"), "--tree", kernel,
-                          "--keep", str(keep), *SCENARIOS], capture_output=True, text=True)
+                          "--keep", str(keep), *(["--probes", "on"] if probes else []),
+                          *scenarios], capture_output=True, text=True)
+    keep.mkdir(parents=True, exist_ok=True)
+    (keep / "conformance.txt").write_text(res.stdout + res.stderr)   # what failed, if any
     verdicts = {}
     for line in res.stdout.splitlines():
         m = re.match(r"(ok|not ok) (\S+) \(\S+\): (\d+)/(\d+) expectations", line)
         if m:
             verdicts[m.group(2)] = f"{m.group(3)}/{m.group(4)}"
-    for name in SCENARIOS:
+    for name in scenarios:
         if name not in verdicts:
             raise SystemExit(f"kernel-matrix: no verdict for {name} on {kernel}:\n"
                              f"{res.stdout[-2000:]}{res.stderr[-1000:]}")
@@ -121,9 +132,17 @@ def measure(kernel: str, work: Path) -> dict:
     reps = {n: json.loads((files / n / "report.json").read_text()) for n in SCENARIOS}
     locs = {n: (files / n / "loc.txt").read_text().split() for n in SCENARIOS}
     fair = dict(line.split() for line in (files / "kernel/fair-server").read_text().splitlines())
+    probes = None
+    if kernel in PROBE_KERNELS:
+        keep = work / f"{kernel}-probes"
+        pverdicts, _ = run_scenarios(kernel, keep, PROBE_SCENARIOS, probes=True)
+        pfiles = keep / f"{kernel}-0" / "files"
+        probes = {"verdicts": pverdicts,
+                  "reps": {n: json.loads((pfiles / n / "report.json").read_text())
+                           for n in PROBE_SCENARIOS}}
     return {"kernel": kernel, "boot": boot, "run": secs, "verdicts": verdicts, "facts": facts,
             "reps": reps, "locs": locs, "package": package(kernel), "fair_cpu1": fair.get("cpu1"),
-            "tick_timer": tick_timer(files), "load": os.getloadavg()[0]}
+            "tick_timer": tick_timer(files), "load": os.getloadavg()[0], "probes": probes}
 
 
 def knows(ev: dict) -> str:
@@ -141,6 +160,66 @@ def knows(ev: dict) -> str:
     if ev["tick_dep"]:
         out.append("culprits, SCHED sub-reason")
     return ", ".join(out)
+
+
+def culprit(c: dict, dep: str) -> str:
+    """The setter of a dependency on a CPU the report lists first (the most
+    sets): 'cputimer(161) at set_cpu_itimer+0x11a'."""
+    if c.get("culprits") is None:
+        return "unknown"
+    k = next((k for k in c["culprits"] if k["dependency"] == dep and k["sets"]), None)
+    if not k:
+        return "none"
+    who = f"{k['comm']}({k['pid']})" if k.get("pid") is not None else "?"
+    return f"{who} at `{k['caller'] or k['caller_addr']}`"
+
+
+def restarts(c: dict) -> str:
+    r = c.get("restarts")
+    return "unknown" if r is None else str(r.get("DEPENDENCY", 0))
+
+
+def probes_rows(label: str, reps: dict, verdicts: dict) -> str:
+    two, posix = reps["two-tasks"], reps["posix-timer"]
+    return row([label, held(cpu(two, 1), "SCHED"), culprit(cpu(two, 1), "SCHED"),
+                restarts(cpu(two, 1)), held(cpu(posix, 1), "POSIX_TIMER"),
+                culprit(cpu(posix, 1), "POSIX_TIMER"), held(cpu(posix, 2), "POSIX_TIMER"),
+                culprit(cpu(posix, 2), "POSIX_TIMER"),
+                ", ".join(verdicts[n] for n in PROBE_SCENARIOS)])
+
+
+def probes_section(results: list[dict]) -> list[str]:
+    """Patched, stock without probes and stock with probes, side by side."""
+    with_probes = [r for r in results if r["probes"]]
+    if not with_probes:
+        return []
+    lines = [
+        "",
+        "## What the probes add",
+        "",
+        "The same two-tasks and posix-timer on the Debian kernels where tickstat's probes can "
+        "be placed under this emulator, once more with `tickstat record --probes=on` "
+        "(docs/tickstat.md), beside the patched kernel and the same kernel without probes. "
+        "Culprit: the task and call site (`caller`) that set the dependency on the CPU most "
+        "often (the report's first; on 6.12 often the fair server, `enqueue_dl_entity`, run "
+        "from the idle task); restarts: restarts of a stopped tick by a dependency. Not on debian-6.1 "
+        "and debian-6.1-rt: placing and removing kprobes crashes 6.1 under QEMU's "
+        "multi-threaded TCG (docs/tickstat.md, \"Caution\").",
+        "",
+        row(["kernel", "two-tasks: CPU1 SCHED", "two-tasks: culprit", "two-tasks: restarts",
+             "posix-timer: CPU1 POSIX_TIMER", "posix-timer: CPU1 culprit",
+             "posix-timer: CPU2 POSIX_TIMER", "posix-timer: CPU2 culprit",
+             "expectations held (two, posix)"]),
+        row(["---"] * 9),
+    ]
+    for r in results:
+        if r["kernel"] == "patched":
+            lines.append(probes_rows("`patched`", r["reps"], r["verdicts"]))
+    for r in with_probes:
+        lines.append(probes_rows(f"`{r['kernel']}`, no probes", r["reps"], r["verdicts"]))
+        lines.append(probes_rows(f"`{r['kernel']}`, `--probes=on`", r["probes"]["reps"],
+                                 r["probes"]["verdicts"]))
+    return lines
 
 
 def row(cells: list) -> str:
@@ -232,6 +311,7 @@ def render(results: list[dict]) -> str:
         + ", ".join(f"{r['kernel']} {r['run']:.0f} s" for r in results)
         + " (boot included).",
     ]
+    lines += probes_section(results)
     lines += notes(results)
     return "\n".join(lines) + "\n"
 
