@@ -1,11 +1,13 @@
 #!/bin/sh
 # kprobe-toggle.sh - reproducer, without tickstat, for the guest crash seen
-# with tickstat's probes on debian-6.1 (docs/kernels.md, "Probes and text
-# patching"): kprobe events on functions of kernel/time/tick-sched.c are
-# created, enabled for 0.1 s and removed, $ROUNDS times, while a task comes
-# and goes on each nohz_full CPU.  Not part of make check.
+# with tickstat's probes on debian-6.1 (docs/tickstat.md, "Caution"): kprobe
+# events on functions of kernel/time/tick-sched.c are created, enabled for
+# 0.1 s and removed, $ROUNDS times, while a task comes and goes on each
+# nohz_full CPU.  Not part of make check.
 #   guest-image/run-guest --tree debian-6.1 --timeout 500 \
 #       --script tests/scenarios/kprobe-toggle.sh
+# With --tcg-thread single (all vCPUs on one host thread) it survives: the
+# crash is multi-threaded TCG racing the kernel's live text patching.
 # Set PROBES (function names) and ROUNDS in the environment of the script
 # to change them, and OPTIMIZE (0 or 1) to set
 # /proc/sys/debug/kprobes-optimization first; each round is logged to the
