@@ -54,16 +54,19 @@ kernel-source: deps
 	$(Q)scripts/build-kernel.sh stock nohz_full source
 
 # Debian's own kernels (make check boots them), fetched with apt-get download
-# into build/debian; debian-6.1 with its headers, for the test module
+# into build/debian; debian-6.1 and debian-6.12 with their headers, for the
+# test module
 debian-kernels: deps
-	$(Q)scripts/debian-kernel.py --headers debian-6.1 >/dev/null
-	$(Q)scripts/debian-kernel.py debian-6.1-rt debian-6.12 >/dev/null
+	$(Q)scripts/debian-kernel.py --headers debian-6.1 debian-6.12 >/dev/null
+	$(Q)scripts/debian-kernel.py debian-6.1-rt >/dev/null
 
 # The conformance suite's test module, per kernel (loaded only in the guest):
-# the patched kernel and Debian's 6.1, the stock side of make check
+# the patched kernel, Debian's 6.1 (the stock side of make check) and 6.12
+# (its scenarios with tickstat's probes)
 kmod: kernel-patched debian-kernels
 	$(Q)scripts/build-kmod.sh patched
 	$(Q)scripts/build-kmod.sh debian-6.1
+	$(Q)scripts/build-kmod.sh debian-6.12
 
 workloads: $(WORKLOADS)
 $(BUILD)/tests/workloads/%: tests/workloads/%.c tests/workloads/workload.h
