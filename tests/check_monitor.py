@@ -222,15 +222,17 @@ def check_callers(start: Exposition, two: Exposition, rep: dict) -> None:
     began before the recording, and the recorder's own start (its pin to
     one CPU, __do_set_cpus_allowed) can set SCHED on CPU 2 before the
     recording's window opens.  With --top 3 some may be summed under
-    'other'; none may be 'unknown'."""
+    'other' (a newcomer gets a name only when it outdoes the smallest named
+    series), so a set after the start copy may grow 'other' alone; none may
+    be 'unknown'."""
     sets = "tickstat_culprit_sets_total"
     keys = two.select(sets, cpu="2", reason="SCHED")
     named = {labels_of(k)["caller"] for k in keys} - {"other"}
     grown = {c for c in named if delta(start, two, sets, cpu="2", reason="SCHED", caller=c) > 0}
     recorded = {c["caller"].split("+")[0] for cpu in rep["cpus"] if cpu["cpu"] == 2
                 for c in cpu["culprits"] if c["dependency"] == "SCHED" and c.get("caller")}
-    expect("two tasks: the monitor names a SCHED caller on CPU 2 set after the start copy",
-           grown, named)
+    at_least("two tasks: SCHED sets on CPU 2 after the start copy, named or 'other'", 1,
+             delta(start, two, sets, cpu="2", reason="SCHED"))
     expect(f"two tasks: the monitor's SCHED callers on CPU 2 set after the start copy are "
            f"the recording's {recorded}", grown <= recorded, grown)
     unknown = [k for k in two.select(sets) if labels_of(k)["caller"] == "unknown"]
