@@ -7,7 +7,8 @@
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 run_guest=$top/guest-image/run-guest
 work=$(mktemp -d "${TMPDIR:-/tmp}/tickstat-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# a failed test keeps its guests' output (consoles, recordings) for a look
+trap 'if [ $? = 0 ]; then rm -rf "$work"; else echo "# output kept in $work" >&2; fi' EXIT
 
 fail() {
 	echo "FAIL: $*" >&2
