@@ -24,6 +24,7 @@ void ts_analysis_init(struct ts_analysis *an)
 
 void ts_analysis_free(struct ts_analysis *an)
 {
+	ts_analysis_unhold(an);
 	if (an->timeline)
 		fclose(an->timeline);
 	for (int i = 0; i < TS_MAX_CPUS; i++) {
@@ -727,10 +728,11 @@ static void on_dep_check(struct ts_cpu *c, const struct ts_event *ev)
 }
 
 /*
- * ts_analysis_event - feed one decoded event.
+ * ts_analysis_apply - the state machine takes one event (ts_analysis_event
+ * in hold.c is the door to it).
  * Returns 0, or -1 when the CPU number is out of range.
  */
-int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
+int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 {
 	struct ts_cpu *c;
 	int after_failure;
@@ -847,17 +849,22 @@ void ts_analysis_advance(struct ts_analysis *an, uint64_t ts)
 }
 
 /*
- * ts_analysis_offline - a CPU left the online mask at ts (a watcher saw it
- * go): from then on it neither runs nor ticks, so its state is unknown, as
- * after lost events, but nothing was lost.  The stopped interval in
- * progress is cut (open).  Its events set the state again once it is back.
+ * ts_analysis_offline - a CPU left the online mask at ts, or at its last
+ * event if that came later (a watcher saw it go): from then on it neither
+ * runs nor ticks, so its state is unknown, as after lost events, but
+ * nothing was lost.  The stopped interval in progress is cut (open).  Its
+ * events set the state again once it is back.
  */
 void ts_analysis_offline(struct ts_analysis *an, int cpu, uint64_t ts)
 {
 	struct ts_cpu *c = ts_analysis_cpu(an, cpu);
 
+	/* what it did before it went, held back or not, comes first */
+	ts_analysis_release_cpu(an, cpu);
 	if (!c || c->cut)
 		return;
+	if (ts < c->last_ts)
+		ts = c->last_ts;
 	an->counting = in_range(an, ts);
 	account(an, c, ts);
 	end_stopped(an, c, ts, 0);
@@ -886,6 +893,7 @@ void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts)
  */
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end)
 {
+	ts_analysis_unhold(an);
 	an->data_end = end;
 	if (an->range_end && an->range_end < end)
 		end = an->range_end;

@@ -19,6 +19,8 @@
 #include "hist.h"
 #include "probeinfo.h"
 
+struct ts_held;
+
 #define TS_MAX_CPUS		1024
 #define TS_MAX_REASONS		64
 #define TS_MAX_ACTIVE		(TS_DEP_BITS * 4 + 1)
@@ -221,6 +223,9 @@ struct ts_analysis {
 
 	FILE *timeline;			/* segments, if kept: written by the state machine only */
 	int timeline_error;
+
+	struct ts_held *held;		/* per CPU, while a watcher holds events back (hold.c) */
+	uint64_t hold_until;		/* events newer than this are held */
 };
 
 void ts_analysis_init(struct ts_analysis *an);
@@ -232,6 +237,10 @@ void ts_analysis_monitor(struct ts_analysis *an, int cpu);
 void ts_analysis_set_initial(struct ts_analysis *an, int cpu,
 			     enum ts_tick_state tick, enum ts_idle_state idle);
 int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev);
+int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev);
+int ts_analysis_hold(struct ts_analysis *an, uint64_t until);
+void ts_analysis_release_cpu(struct ts_analysis *an, int cpu);
+void ts_analysis_unhold(struct ts_analysis *an);
 int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_t count);
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end);
 void ts_analysis_advance(struct ts_analysis *an, uint64_t ts);

@@ -4,9 +4,11 @@
  *
  * One recording session (session.c) feeds the same state machine as
  * record and report.  Every POLL_MS the ring buffers are drained and every
- * CPU is charged up to a moment taken before the drain, so that no event
- * older than that moment is still unread (ts_analysis_advance): the
- * counters over any span then equal a report of the same span.  Every
+ * CPU is charged up to the moment taken before the previous drain; the
+ * events newer than that moment are held back until the next poll
+ * (hold.c), so that an event committed up to a poll late still counts from
+ * its own time (ts_analysis_advance): the counters over any span then
+ * equal a report of the same span, one poll behind.  Every
  * interval the counters become a Prometheus exposition (series.c), written
  * atomically to the textfile and served over HTTP (httpd.c).
  *
@@ -57,7 +59,9 @@ struct monitor {
 	struct ts_series series;
 	struct ts_prom prom;
 	struct ts_monitor_self self;
+	struct ts_outfile recording;	/* --output */
 	struct ts_cpuset online;
+	uint64_t charge_to;		/* the moment before the last drain */
 	int textfile_failing;
 	char kernel[65];
 };
@@ -86,8 +90,8 @@ static int read_online(struct ts_cpuset *set)
 
 /*
  * A monitored CPU that left the online mask is unknown from its last
- * event or the last poll, whichever is later: within POLL_MS of the moment
- * it went.
+ * event or the moment charged up to, whichever is later: its last events
+ * come just before it goes.
  */
 static void check_hotplug(struct monitor *m)
 {
@@ -102,23 +106,31 @@ static void check_hotplug(struct monitor *m)
 		if (!c || !c->active || was == is)
 			continue;
 		if (!is)
-			ts_analysis_offline(&m->an, i, c->last_ts);
+			ts_analysis_offline(&m->an, i, m->charge_to);
 		info_msg("tickstat: CPU %d went %s\n", i, is ? "online" : "offline");
 		m->series.online[i] = is;
 	}
 	m->online = now;
 }
 
-/* Drain the ring buffers and charge every CPU up to a moment before the drain. */
+/*
+ * Drain the ring buffers and charge every CPU up to the moment taken
+ * before the previous drain: what is newer waits for the next poll.
+ */
 static int poll_session(struct monitor *m)
 {
 	uint64_t before = ts_now_ns();
 
+	if (ts_analysis_hold(&m->an, m->charge_to)) {
+		err_msg("out of memory\n");
+		return -1;
+	}
 	if (ts_session_poll(m->ss))
 		return -1;
 	check_hotplug(m);
-	ts_analysis_advance(&m->an, before);
-	m->self.clock_ns = before;
+	ts_analysis_advance(&m->an, m->charge_to);
+	m->self.clock_ns = m->charge_to;
+	m->charge_to = before;
 	return 0;
 }
 
@@ -254,9 +266,12 @@ static int start(struct monitor *m)
 		err_msg("cannot read /sys/devices/system/cpu/online\n");
 		return -1;
 	}
-	m->ss = ts_session_start(&so, &m->an, NULL, NULL);
+	if (m->o->output && ts_outfile_open(&m->recording, m->o->output))
+		return -1;
+	m->ss = ts_session_start(&so, &m->an, m->recording.f, m->o->output);
 	if (!m->ss)
 		return -1;
+	m->charge_to = ts_session_start_ns(m->ss);
 	uname(&uts);
 	snprintf(m->kernel, sizeof(m->kernel), "%s", uts.release);
 	m->self.kernel = m->kernel;
@@ -294,18 +309,20 @@ int ts_monitor(const struct ts_monitor_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	if (start(m) || run_loop(m))
 		goto out;
-	/* the last numbers, up to the end of tracing */
+	/* the last numbers, up to the end of tracing: nothing held back */
+	ts_analysis_unhold(&m->an);
 	if (ts_session_stop(m->ss))
 		goto out;
 	m->self.clock_ns = m->an.win_end;
 	ts_series_take(&m->series, &m->an, symbol, m->ss);
 	m->self.updates++;
-	if (publish(m, 0))
+	if (publish(m, 0) || ts_outfile_commit(&m->recording))
 		goto out;
 	info_msg("tickstat: monitor stopped after %llu updates\n",
 		 (unsigned long long)m->self.updates);
 	ret = TS_EXIT_OK;
 out:
+	ts_outfile_abort(&m->recording);
 	ts_session_free(m->ss);
 	ts_httpd_close(m->httpd);
 	ts_prom_free(&m->prom);

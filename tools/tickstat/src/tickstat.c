@@ -136,6 +136,8 @@ static const char * const monitor_usage[] = {
 	"      --top N            named culprits and co-runners per CPU; the rest are 'other' (default 5)",
 	"  -d, --duration SECS    stop after this many seconds",
 	"  -b, --buffer-kb KB     ring buffer per CPU (default 1024)",
+	"  -o, --output FILE      also keep the recording the counters come from (it grows",
+	"                         without bound: for checking the numbers, with --duration)",
 	"  -q, --quiet            no progress messages",
 	"  -v, --verbose          more messages",
 	"  -h, --help             this help",
@@ -190,7 +192,7 @@ static const struct opt_spec {
 } opt_specs[NR_OPTS] = {
 	[OPT_CPUS] = { "cpus", 1, 'C', FOR_ANY | MONITOR_TOO },
 	[OPT_DURATION] = { "duration", 1, 'd', FOR_RECORDING | MONITOR_TOO },
-	[OPT_OUTPUT] = { "output", 1, 'o', FOR_RECORDING },
+	[OPT_OUTPUT] = { "output", 1, 'o', FOR_RECORDING | MONITOR_TOO },
 	[OPT_BUFFER] = { "buffer-kb", 1, 'b', FOR_RECORDING | MONITOR_TOO },
 	[OPT_QUIET] = { "quiet", 0, 'q', FOR_ANY | MONITOR_TOO },
 	[OPT_VERBOSE] = { "verbose", 0, 'v', FOR_ANY | MONITOR_TOO },
@@ -814,6 +816,7 @@ static int run_monitor(int argc, char **argv)
 	mo.textfile = o.textfile;
 	mo.listen = o.listen;
 	mo.top = o.out.top;
+	mo.output = o.rec.output;
 	return ts_monitor(&mo);
 }
 

@@ -368,6 +368,94 @@ static void test_offline(void)
 	finish();
 }
 
+/*
+ * A late commit: CPU 2's switch to a task at 0.9 s is read only by the poll
+ * after the one at 1 s.  Polls every 250 ms hold back what is newer than
+ * the previous poll's moment and charge up to it, as the monitor does, so
+ * the switch still ends the idle time at 0.9 s.  Fed as it arrives without
+ * holding, the same stream charges 0.1 s of busy time to idle (the control).
+ */
+static void late_commit(int holding)
+{
+	struct ts_cpu *c;
+
+	start(5);
+	for (uint64_t poll = 250 * MS; poll <= 1500 * MS; poll += 250 * MS) {
+		uint64_t charge_to = holding ? poll - 250 * MS : poll;
+
+		if (holding)
+			CU_ASSERT_EQUAL(ts_analysis_hold(&an, charge_to), 0);
+		if (poll == 250 * MS) {		/* what the first drain reads */
+			stop_ok(2, 100 * MS, 0);
+			sw(2, 100 * MS, 100, 0);
+		}
+		if (poll == 1250 * MS) {	/* the late one, and one after it */
+			sw(2, 900 * MS, 0, 200);
+			stop_sched(2, 1100 * MS, 200);
+		}
+		update(charge_to);
+		c = an.cpus[2];
+		if (charge_to == 1000 * MS) {
+			CU_ASSERT_EQUAL(c->time[TS_TICK_STOPPED][TS_IDLE_IDLE],
+					holding ? 800 * MS : 900 * MS);
+			CU_ASSERT_EQUAL(c->time[TS_TICK_STOPPED][TS_IDLE_BUSY],
+					holding ? 100 * MS : 0);
+		}
+	}
+	if (holding)
+		ts_analysis_unhold(&an);
+	update(1500 * MS);
+	CU_ASSERT_EQUAL(c->time[TS_TICK_STOPPED][TS_IDLE_IDLE], holding ? 800 * MS : 900 * MS);
+	CU_ASSERT_EQUAL(c->time[TS_TICK_STOPPED][TS_IDLE_BUSY], holding ? 200 * MS : 100 * MS);
+	CU_ASSERT_EQUAL(c->time[TS_TICK_RUNNING][TS_IDLE_BUSY], 400 * MS);
+	finish();
+}
+
+static void test_hold_late_commit(void)
+{
+	late_commit(1);
+	late_commit(0);
+}
+
+/*
+ * Per CPU, held events go in as they came, also one older than the moment
+ * after a held one (a bad page's loss); other CPUs are not held up; a CPU
+ * going offline gets its held events first; unhold feeds the rest.
+ */
+static void test_hold_order(void)
+{
+	struct ts_event lost = { .kind = TS_EV_LOST, .cpu = 1, .ts = 50 * MS };
+	struct ts_cpu *c1, *c2;
+
+	start(5);
+	CU_ASSERT_EQUAL(ts_analysis_hold(&an, 100 * MS), 0);
+	stop_ok(1, 90 * MS, 0);			/* in: not newer */
+	sw(1, 150 * MS, 0, 300);		/* held */
+	feed(&lost);				/* older, but behind the held switch */
+	sw(2, 120 * MS, 0, 400);		/* held */
+	c1 = an.cpus[1];
+	c2 = an.cpus[2];
+	CU_ASSERT_EQUAL(c1->tick, TS_TICK_STOPPED);
+	CU_ASSERT_EQUAL(c1->cur_pid, 0);
+	CU_ASSERT_EQUAL(c1->lost_events + c1->lost_unknown, 0);
+	CU_ASSERT_NOT_EQUAL(c2->cur_pid, 400);
+	/* CPU 2 goes: its switch first, then unknown from then on */
+	ts_analysis_offline(&an, 2, 100 * MS);
+	c2 = an.cpus[2];
+	CU_ASSERT_EQUAL(c2->last_ts, 120 * MS);
+	CU_ASSERT_EQUAL(c2->idle, TS_IDLE_UNKNOWN);
+	/* CPU 1: the switch, then the loss (an unknown count) */
+	CU_ASSERT_EQUAL(ts_analysis_hold(&an, 200 * MS), 0);
+	CU_ASSERT_EQUAL(c1->cur_pid, -1);
+	CU_ASSERT_EQUAL(c1->lost_events + c1->lost_unknown, 1);
+	sw(1, 250 * MS, 300, 0);		/* held */
+	CU_ASSERT_EQUAL(c1->idle, TS_IDLE_UNKNOWN);
+	ts_analysis_unhold(&an);
+	CU_ASSERT_EQUAL(c1->idle, TS_IDLE_IDLE);
+	CU_ASSERT_PTR_NULL(an.held);
+	finish();
+}
+
 /* ---- the HTTP server ---- */
 
 static int connect_to(const char *address)
@@ -490,6 +578,8 @@ int main(void)
 		{ "series: label sets bounded, tables emptied", test_series_bounded },
 		{ "series: no counter ever goes down", test_series_monotonic },
 		{ "state: a CPU offline is unknown, nothing lost", test_offline },
+		{ "hold: a late commit counts from its own time", test_hold_late_commit },
+		{ "hold: per CPU in order, offline and unhold release", test_hold_order },
 		{ "httpd: answers, errors, many clients", test_httpd },
 	};
 

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hold.c - the door of the state machine, and the queue a watcher keeps
+ * behind it.
+ *
+ * An event is stamped when its CPU reserves room for it in the ring buffer
+ * and can be read only once it is committed.  A guest vCPU descheduled in
+ * between (a loaded host) commits it after a reader has drained that
+ * CPU's buffer, with a stamp older than the moment the reader charged the
+ * CPUs up to.  Fed then, the event would change the state only from that
+ * moment on, and the time in between would stay with the state before it.
+ *
+ * A watcher (tickstat monitor) therefore charges up to the previous poll's
+ * moment, not the current one, and holds back what is newer
+ * (ts_analysis_hold): an event committed up to one poll late still reaches
+ * the state machine before the time it belongs to is charged.  Per CPU,
+ * events reach the state machine in the order they came; once a CPU has an
+ * event held, the ones after it wait too.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+struct ts_held {
+	struct ts_event *ev;
+	size_t head;			/* the next to release */
+	size_t len;			/* one past the last held */
+	size_t cap;
+};
+
+static int held_empty(const struct ts_held *h)
+{
+	return h->head == h->len;
+}
+
+/* Append; 0, or -1 when out of memory. */
+static int held_push(struct ts_held *h, const struct ts_event *ev)
+{
+	if (h->head && h->head == h->len) {
+		h->head = 0;
+		h->len = 0;
+	}
+	if (h->len == h->cap) {
+		size_t cap;
+		struct ts_event *p;
+
+		if (h->head) {		/* room at the front: move down first */
+			memmove(h->ev, h->ev + h->head, (h->len - h->head) * sizeof(*h->ev));
+			h->len -= h->head;
+			h->head = 0;
+		}
+		cap = h->cap ? h->cap * 2 : 256;
+		if (h->len == h->cap) {
+			p = realloc(h->ev, cap * sizeof(*p));
+			if (!p)
+				return -1;
+			h->ev = p;
+			h->cap = cap;
+		}
+	}
+	h->ev[h->len++] = *ev;
+	return 0;
+}
+
+/* Feed a CPU's held events up to until (all of them: UINT64_MAX). */
+static void release_cpu(struct ts_analysis *an, struct ts_held *h, uint64_t until)
+{
+	while (!held_empty(h) && h->ev[h->head].ts <= until)
+		ts_analysis_apply(an, &h->ev[h->head++]);
+}
+
+/*
+ * ts_analysis_event - feed one decoded event: to the state machine, or to
+ * the CPU's queue while a watcher holds back what is newer than its moment.
+ * Returns 0, or -1 when the CPU number is out of range.
+ */
+int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
+{
+	struct ts_held *h;
+
+	if (!an->held || ev->cpu < 0 || ev->cpu >= TS_MAX_CPUS)
+		return ts_analysis_apply(an, ev);
+	h = &an->held[ev->cpu];
+	if (held_empty(h) && ev->ts <= an->hold_until)
+		return ts_analysis_apply(an, ev);
+	if (!held_push(h, ev))
+		return 0;
+	/* out of memory: this CPU's events go on in order, only not held */
+	release_cpu(an, h, UINT64_MAX);
+	return ts_analysis_apply(an, ev);
+}
+
+/*
+ * ts_analysis_hold - from now on, hold back the events newer than until,
+ * and feed the held ones that are not.  until only grows.  Returns 0, or
+ * -1 when out of memory (nothing is held then).
+ */
+int ts_analysis_hold(struct ts_analysis *an, uint64_t until)
+{
+	if (!an->held) {
+		an->held = calloc(TS_MAX_CPUS, sizeof(*an->held));
+		if (!an->held)
+			return -1;
+	}
+	if (until > an->hold_until)
+		an->hold_until = until;
+	for (int i = 0; i < TS_MAX_CPUS; i++)
+		release_cpu(an, &an->held[i], an->hold_until);
+	return 0;
+}
+
+/* ts_analysis_release_cpu - feed all of a CPU's held events (it went offline) */
+void ts_analysis_release_cpu(struct ts_analysis *an, int cpu)
+{
+	if (an->held && cpu >= 0 && cpu < TS_MAX_CPUS)
+		release_cpu(an, &an->held[cpu], UINT64_MAX);
+}
+
+/* ts_analysis_unhold - feed everything held and hold nothing back any more */
+void ts_analysis_unhold(struct ts_analysis *an)
+{
+	if (!an->held)
+		return;
+	for (int i = 0; i < TS_MAX_CPUS; i++) {
+		release_cpu(an, &an->held[i], UINT64_MAX);
+		free(an->held[i].ev);
+	}
+	free(an->held);
+	an->held = NULL;
+	an->hold_until = 0;
+}
