@@ -1,8 +1,8 @@
 #!/bin/sh
 # monitor.sh - guest side of tests/guest/monitor.test.
 #
-# tickstat monitor (every 0.5 s, textfile and HTTP) watches while a
-# recording runs beside it: idle, a lone task on CPU 1, two tasks on CPU 2,
+# tickstat monitor (every 0.5 s, textfile and HTTP, keeping its own
+# recording) watches while a recording runs beside it: idle, a lone task on CPU 1, two tasks on CPU 2,
 # a POSIX CPU timer on CPU 3, all three at once.  The textfile is copied
 # between phases (snap-N.prom: each copy says up to which CLOCK_MONOTONIC
 # instant it counts).  Then CPU 3 goes offline and comes back, /metrics is
@@ -38,7 +38,7 @@ wait_for() {
 
 state > "$OUT/state-before.txt"
 tickstat monitor --interval 0.5 --textfile "$OUT/m.prom" --listen 127.0.0.1:9101 --top 3 \
-	2> "$OUT/monitor.err" &
+	-o "$OUT/mon.dat" 2> "$OUT/monitor.err" &
 mpid=$!
 wait_for "$OUT/monitor.err" "monitoring CPUs"
 tickstat record -o "$OUT/rec.dat" > /dev/null 2> "$OUT/record.err" &
