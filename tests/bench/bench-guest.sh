@@ -14,7 +14,9 @@ ev="-e timer:tick_stop -e timer:hrtimer_expire_entry -e sched:sched_switch"
 for e in tick_retain tick_restart tick_dep_set tick_dep_clear; do
 	[ -d $t/events/timer/$e ] && ev="$ev -e timer:$e"
 done
-measure() { echo "$1 $(loc-delta sleep 5 | sed 's/^loc-delta: //')" >> "$OUT/observer.txt"; }
+# the measuring tools stay on CPU 0: on an isolated CPU they would be the
+# interrupts they count (the recorders run as users start them)
+measure() { echo "$1 $(taskset -c 0 loc-delta sleep 5 | sed 's/^loc-delta: //')" >> "$OUT/observer.txt"; }
 
 spin -c 1 -d 60 &
 spin -c 2 -d 60 -p 0.1 &

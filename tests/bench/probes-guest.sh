@@ -54,7 +54,9 @@ stop_recorder() {
 spin -c 1 -d 600 &
 spin -c 2 -d 600 -p 0.1 &
 sleep 1
-measure() { echo "OBSERVER $1 $(loc-delta sleep 5 | sed -n 's/^loc-delta: //p')"; }
+# the measuring tools stay on CPU 0: on an isolated CPU they would be the
+# interrupts they count
+measure() { echo "OBSERVER $1 $(taskset -c 0 loc-delta sleep 5 | sed -n 's/^loc-delta: //p')"; }
 r=0
 while [ $r -lt "$rounds" ]; do
 	measure none
