@@ -225,7 +225,7 @@ struct ts_analysis {
 	int timeline_error;
 
 	struct ts_held *held;		/* per CPU, while a watcher holds events back (hold.c) */
-	uint64_t hold_until;		/* events newer than this are held */
+	uint64_t hold_until;		/* events stamped at it or later are held */
 };
 
 void ts_analysis_init(struct ts_analysis *an);
@@ -241,6 +241,7 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev);
 int ts_analysis_hold(struct ts_analysis *an, uint64_t until);
 void ts_analysis_release_cpu(struct ts_analysis *an, int cpu);
 void ts_analysis_unhold(struct ts_analysis *an);
+void ts_analysis_drop_held(struct ts_analysis *an);
 int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_t count);
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end);
 void ts_analysis_advance(struct ts_analysis *an, uint64_t ts);

@@ -15,12 +15,22 @@
  * (ts_analysis_hold): an event committed up to one poll late still reaches
  * the state machine before the time it belongs to is charged.  Per CPU,
  * events reach the state machine in the order they came; once a CPU has an
- * event held, the ones after it wait too.
+ * event held, the ones after it wait too.  A moment is charged up to
+ * before the events stamped at it count, as a report's half-open range
+ * [A, B) counts them.
+ *
+ * An event stamped far ahead of the moment (a clock glitch, a record that
+ * decodes to nonsense) would hold its CPU's events back for good: such an
+ * event, or a queue grown beyond any poll's worth of events, sends the
+ * CPU's queue in at once, as without holding.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
+
+#define HOLD_MAX_AHEAD_NS	(10 * 1000000000ULL)	/* 40 polls */
+#define HOLD_MAX_EVENTS		(1u << 20)	/* 64 MiB of one CPU's events */
 
 struct ts_held {
 	struct ts_event *ev;
@@ -63,10 +73,10 @@ static int held_push(struct ts_held *h, const struct ts_event *ev)
 	return 0;
 }
 
-/* Feed a CPU's held events up to until (all of them: UINT64_MAX). */
+/* Feed a CPU's held events stamped before until (all of them: UINT64_MAX). */
 static void release_cpu(struct ts_analysis *an, struct ts_held *h, uint64_t until)
 {
-	while (!held_empty(h) && h->ev[h->head].ts <= until)
+	while (!held_empty(h) && (h->ev[h->head].ts < until || until == UINT64_MAX))
 		ts_analysis_apply(an, &h->ev[h->head++]);
 }
 
@@ -82,19 +92,20 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 	if (!an->held || ev->cpu < 0 || ev->cpu >= TS_MAX_CPUS)
 		return ts_analysis_apply(an, ev);
 	h = &an->held[ev->cpu];
-	if (held_empty(h) && ev->ts <= an->hold_until)
+	if (held_empty(h) && ev->ts < an->hold_until)
 		return ts_analysis_apply(an, ev);
-	if (!held_push(h, ev))
+	if (ev->ts <= an->hold_until + HOLD_MAX_AHEAD_NS && h->len - h->head < HOLD_MAX_EVENTS &&
+	    !held_push(h, ev))
 		return 0;
-	/* out of memory: this CPU's events go on in order, only not held */
+	/* too far ahead, too many, out of memory: in order, only not held */
 	release_cpu(an, h, UINT64_MAX);
 	return ts_analysis_apply(an, ev);
 }
 
 /*
- * ts_analysis_hold - from now on, hold back the events newer than until,
- * and feed the held ones that are not.  until only grows.  Returns 0, or
- * -1 when out of memory (nothing is held then).
+ * ts_analysis_hold - from now on, hold back the events stamped at until or
+ * later, and feed the held ones stamped before.  until only grows.  Returns
+ * 0, or -1 when out of memory (nothing is held then).
  */
 int ts_analysis_hold(struct ts_analysis *an, uint64_t until)
 {
@@ -117,16 +128,28 @@ void ts_analysis_release_cpu(struct ts_analysis *an, int cpu)
 		release_cpu(an, &an->held[cpu], UINT64_MAX);
 }
 
-/* ts_analysis_unhold - feed everything held and hold nothing back any more */
-void ts_analysis_unhold(struct ts_analysis *an)
+static void free_held(struct ts_analysis *an, int feed)
 {
 	if (!an->held)
 		return;
 	for (int i = 0; i < TS_MAX_CPUS; i++) {
-		release_cpu(an, &an->held[i], UINT64_MAX);
+		if (feed)
+			release_cpu(an, &an->held[i], UINT64_MAX);
 		free(an->held[i].ev);
 	}
 	free(an->held);
 	an->held = NULL;
 	an->hold_until = 0;
+}
+
+/* ts_analysis_unhold - feed everything held and hold nothing back any more */
+void ts_analysis_unhold(struct ts_analysis *an)
+{
+	free_held(an, 1);
+}
+
+/* ts_analysis_drop_held - the analysis ends unread: free what is held */
+void ts_analysis_drop_held(struct ts_analysis *an)
+{
+	free_held(an, 0);
 }

@@ -433,6 +433,9 @@ static void test_hold_order(void)
 	sw(1, 150 * MS, 0, 300);		/* held */
 	feed(&lost);				/* older, but behind the held switch */
 	sw(2, 120 * MS, 0, 400);		/* held */
+	sw(3, 95 * MS, 0, 500);			/* in: CPU 1's queue holds no other CPU */
+	sw(3, 100 * MS, 500, 0);		/* held: stamped at the moment, as [A, B) */
+	CU_ASSERT_EQUAL(an.cpus[3]->cur_pid, 500);
 	c1 = an.cpus[1];
 	c2 = an.cpus[2];
 	CU_ASSERT_EQUAL(c1->tick, TS_TICK_STOPPED);
@@ -446,6 +449,7 @@ static void test_hold_order(void)
 	CU_ASSERT_EQUAL(c2->idle, TS_IDLE_UNKNOWN);
 	/* CPU 1: the switch, then the loss (an unknown count) */
 	CU_ASSERT_EQUAL(ts_analysis_hold(&an, 200 * MS), 0);
+	CU_ASSERT_EQUAL(an.cpus[3]->cur_pid, 0);
 	CU_ASSERT_EQUAL(c1->cur_pid, -1);
 	CU_ASSERT_EQUAL(c1->lost_events + c1->lost_unknown, 1);
 	sw(1, 250 * MS, 300, 0);		/* held */
@@ -453,6 +457,40 @@ static void test_hold_order(void)
 	ts_analysis_unhold(&an);
 	CU_ASSERT_EQUAL(c1->idle, TS_IDLE_IDLE);
 	CU_ASSERT_PTR_NULL(an.held);
+	finish();
+}
+
+/*
+ * Many held events, released in parts while more come (the queue grows and
+ * moves down), go in order: a switch every 1 ms between a task and idle
+ * charges 300 ms to each.  An event stamped 20 s past the moment is not
+ * held: it would hold its CPU back for good.
+ */
+static void test_hold_many(void)
+{
+	uint64_t busy = 0, idle = 0;
+	struct ts_cpu *c;
+
+	start(5);
+	CU_ASSERT_EQUAL(ts_analysis_hold(&an, 0), 0);
+	for (int i = 1; i <= 600; i++) {
+		sw(1, i * MS, i % 2 ? 0 : 100, i % 2 ? 100 : 0);
+		if (i % 100 == 0 && i > 300)	/* up to 400 held: more than the first 256 */
+			CU_ASSERT_EQUAL(ts_analysis_hold(&an, (i - 300) * MS), 0);
+	}
+	c = an.cpus[1];
+	CU_ASSERT_EQUAL(c->last_ts, 299 * MS);
+	ts_analysis_unhold(&an);
+	update(601 * MS);
+	for (int t = 0; t < TS_NR_TICK; t++) {
+		busy += c->time[t][TS_IDLE_BUSY];
+		idle += c->time[t][TS_IDLE_IDLE];
+	}
+	CU_ASSERT_EQUAL(busy, 300 * MS);
+	CU_ASSERT_EQUAL(idle, 300 * MS);
+	CU_ASSERT_EQUAL(ts_analysis_hold(&an, 700 * MS), 0);
+	sw(1, 20700 * MS, 0, 100);
+	CU_ASSERT_EQUAL(c->cur_pid, 100);
 	finish();
 }
 
@@ -580,6 +618,7 @@ int main(void)
 		{ "state: a CPU offline is unknown, nothing lost", test_offline },
 		{ "hold: a late commit counts from its own time", test_hold_late_commit },
 		{ "hold: per CPU in order, offline and unhold release", test_hold_order },
+		{ "hold: many events in order, one far ahead not held", test_hold_many },
 		{ "httpd: answers, errors, many clients", test_httpd },
 	};
 
