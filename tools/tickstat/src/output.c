@@ -595,8 +595,13 @@ void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_outpu
 	fprintf(f, ",\"ring_buffer_overrun\":%" PRIu64 ",\"bad_records\":%" PRIu64
 		",\"bad_pages\":%" PRIu64 "},", an->overrun, an->bad_records, an->bad_pages);
 	fprintf(f, "\"window\":{\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64
-		",\"duration_ns\":%" PRIu64 "},\"cpus\":[", an->win_start, an->win_end,
+		",\"duration_ns\":%" PRIu64 ",\"snapshot_ns\":", an->win_start, an->win_end,
 		ts_cpu_window_ns(an));
+	if (an->snapshot_ts)
+		fprintf(f, "%" PRIu64, an->snapshot_ts);
+	else
+		fputs("null", f);
+	fputs("},\"cpus\":[", f);
 	for (int i = 0; i < an->nr_cpus; i++) {
 		if (!an->cpus[i] || !an->cpus[i]->active)
 			continue;
