@@ -11,7 +11,7 @@ per reason, decisions and ticks exactly: the same events, so any gap is the
 monitor's.  The recording made beside it by tickstat record is a second
 ring buffer that stamps every event separately: there, a CPU's gap must be
 no larger than 1 ms plus how far apart the two buffers stamped the CPU's
-events in the span, and the counts may differ by 1 plus the events whose
+state-changing events in the span, and the counts may differ by 1 plus the events whose
 two stamps fall on either side of a span's end.  Every failure says what
 was expected and what was seen, and they are printed last.
 """

@@ -2,10 +2,10 @@
 # monitor.sh - guest side of tests/guest/monitor.test.
 #
 # tickstat monitor (every 0.5 s, textfile and HTTP, keeping its own
-# recording) watches while a recording runs beside it: idle, a lone task on CPU 1, two tasks on CPU 2,
-# a POSIX CPU timer on CPU 3, all three at once.  The textfile is copied
-# between phases (snap-N.prom: each copy says up to which CLOCK_MONOTONIC
-# instant it counts).  Then CPU 3 goes offline and comes back, /metrics is
+# recording) watches while a recording runs beside it: idle, a lone task
+# on CPU 1, two tasks on CPU 2, a POSIX CPU timer on CPU 3, all three at
+# once.  The textfile is copied between phases (snap-N.prom: each copy says
+# up to which CLOCK_MONOTONIC instant it counts).  Then CPU 3 goes offline and comes back, /metrics is
 # fetched over HTTP, bad command lines fail, SIGTERM and SIGINT end the
 # monitor with the tracing state as found, and a monitor with a tiny buffer
 # counts the events it loses.  tests/check_monitor.py judges.

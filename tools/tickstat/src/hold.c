@@ -82,7 +82,8 @@ static void release_cpu(struct ts_analysis *an, struct ts_held *h, uint64_t unti
 
 /*
  * ts_analysis_event - feed one decoded event: to the state machine, or to
- * the CPU's queue while a watcher holds back what is newer than its moment.
+ * the CPU's queue while a watcher holds back what is stamped at or after
+ * its moment.
  * Returns 0, or -1 when the CPU number is out of range.
  */
 int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
