@@ -1,6 +1,6 @@
 #!/bin/sh
 # exit-paths.sh - sourced by the guest side of tests/guest/tickstat.test
-# (tickstat-basic.sh, and alone on Debian's 6.12 with PROBES=on): tickstat
+# (tickstat-basic.sh, and alone on Debian's 6.12 and 6.1 with PROBES=on): tickstat
 # leaves nothing behind on any exit, its probes included.  PROBES is the
 # --probes of the recordings (unset: tickstat's default, off).  Results land
 # in $OUT; tests/check_tickstat.py judges them (check_probes).
