@@ -579,7 +579,7 @@ def check_boot_cpu(s: Scenario) -> None:
              "using boot CPU:0" in msg and "Full dynticks CPUs: 1-3" in msg,
              "using boot CPU:0 ... Full dynticks CPUs: 1-3", msg.strip()[-300:])
     check_lone_task(s, 3)
-    if s.patched:
+    if s.patched or "tick_retain" in s.probe_events:
         keep = {c["cpu"]: (s.reason(c["cpu"], "TIMEKEEPING") or {}).get("events", 0)
                 for c in s.report["cpus"]}
         s.expect("TIMEKEEPING on CPU 0 and nowhere else", keep.get(0, 0) > 0 and

@@ -1094,6 +1094,7 @@ void ts_reason_name_list(char *buf, size_t len)
 	for (int i = 1; ts_retain_from_name(ts_retain_name(i)) == i; i++)
 		if (ts_dep_from_name(ts_retain_name(i)) < 0)	/* RCU is both */
 			ADD(", %s", ts_retain_name(i));
+	ADD(", %s", ts_retain_name(TS_RETAIN_IDLE_REFUSED));
 	for (size_t i = 0; i < sizeof(none_names) / sizeof(none_names[0]); i++)
 		ADD(", %s", none_names[i]);
 	ADD("; a dependency may take @SCOPE, one of ");

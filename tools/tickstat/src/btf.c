@@ -375,3 +375,77 @@ int ts_btf_enum_value(const struct ts_btf *b, const char *name, long long *value
 	}
 	return -1;
 }
+
+/* The type id of the variable name (a VAR record; per-CPU ones too), or 0. */
+static uint32_t var_type(const struct ts_btf *b, const char *name)
+{
+	struct btf_type t;
+
+	for (uint32_t id = 1; id < b->nr; id++) {
+		type_at(b, id, &t);
+		if (kind_of(t.info) == KIND_VAR && !strcmp(str_at(b, t.name_off), name))
+			return t.size_or_type;
+	}
+	return 0;
+}
+
+/*
+ * ts_btf_var_member - where member lies in the variable var (its type may
+ * be a typedef of an anonymous struct, as irq_cpustat_t), and its size;
+ * member NULL: the variable itself, at 0.  Returns 0, or -1 when absent.
+ */
+int ts_btf_var_member(const struct ts_btf *b, const char *var, const char *member,
+		      long *offset, long *size)
+{
+	uint32_t id = resolve(b, var_type(b, var)), mtype = id;
+	struct btf_type t;
+
+	if (!id || !type_at(b, id, &t))
+		return -1;
+	*offset = 0;
+	if (member) {
+		if ((kind_of(t.info) != KIND_STRUCT && kind_of(t.info) != KIND_UNION) ||
+		    find_member(b, id, member, 0, offset, &mtype))
+			return -1;
+	}
+	return type_size(b, mtype, size, 0);
+}
+
+/* ts_btf_member_size - the size of member in struct or union type; 0 or -1 */
+int ts_btf_member_size(const struct ts_btf *b, const char *type, const char *member, long *size)
+{
+	uint32_t mtype;
+	long off;
+
+	return ts_btf_member(b, type, member, &off, &mtype) ? -1 : type_size(b, mtype, size, 0);
+}
+
+/*
+ * ts_btf_param_is_ptr_to - is parameter idx (from 0) of the function func
+ * a pointer to struct type?  1 yes, 0 no or unknown (no FUNC record: the
+ * compiler changed how the function is called, or BTF left it out).
+ */
+int ts_btf_param_is_ptr_to(const struct ts_btf *b, const char *func, int idx, const char *type)
+{
+	struct btf_type t, proto, pt;
+
+	for (uint32_t id = 1; id < b->nr; id++) {
+		const unsigned char *param;
+		uint32_t ptype;
+
+		type_at(b, id, &t);
+		if (kind_of(t.info) != KIND_FUNC || strcmp(str_at(b, t.name_off), func))
+			continue;
+		if (!type_at(b, t.size_or_type, &proto) || kind_of(proto.info) != KIND_FUNC_PROTO ||
+		    idx >= vlen_of(proto.info))
+			return 0;
+		param = b->types + b->index[t.size_or_type] + 12 + 8 * idx;
+		ptype = resolve(b, rd32(param + 4));
+		if (!type_at(b, ptype, &pt) || kind_of(pt.info) != KIND_PTR)
+			return 0;
+		ptype = resolve(b, pt.size_or_type);
+		return type_at(b, ptype, &pt) && kind_of(pt.info) == KIND_STRUCT &&
+		       !strcmp(str_at(b, pt.name_off), type);
+	}
+	return 0;
+}

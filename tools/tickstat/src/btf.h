@@ -23,5 +23,9 @@ int ts_btf_member(const struct ts_btf *b, const char *type, const char *member,
 		  long *offset, uint32_t *member_type);
 int ts_btf_elem_size(const struct ts_btf *b, uint32_t array_type, long *size);
 int ts_btf_enum_value(const struct ts_btf *b, const char *name, long long *value);
+int ts_btf_var_member(const struct ts_btf *b, const char *var, const char *member,
+		      long *offset, long *size);
+int ts_btf_member_size(const struct ts_btf *b, const char *type, const char *member, long *size);
+int ts_btf_param_is_ptr_to(const struct ts_btf *b, const char *func, int idx, const char *type);
 
 #endif

@@ -31,6 +31,11 @@ enum ts_kind {
 #define TS_TARGET_UNKNOWN	INT32_MIN
 /* dep.sched when the source cannot tell it (a probe) */
 #define TS_SCHED_UNKNOWN	-1
+/*
+ * retain.reason of an idle-entry refusal whose reason the probes could not
+ * read (probedec.c): tickstat's own, far above the kernel's TICK_RETAIN_*.
+ */
+#define TS_RETAIN_IDLE_REFUSED	100
 
 /* Scopes of a dependency; UNKNOWN on kernels that do not report it. */
 enum ts_scope {

@@ -130,8 +130,8 @@ static const char * const known_fields[] = {
 	"reason", "delta_ns", "stopped_ns", "idle", "idle_loop", "cause", "scope", "target", "sched",
 	"caller", "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm",
 	"next_pid", "next_prio", "hrtimer", "now", "function", "ip", "buf",
-	/* tickstat's probe events (probedec.c), and prev_cpuN */
-	"bit", "prev", "mask", "dep",
+	/* tickstat's probe events (probedec.c), and prev_cpuN, onlineN */
+	"bit", "prev", "mask", "dep", "cpu", "mode", "tif", "softirq", "tdc", "full", "ret",
 	/* header_page */
 	"timestamp", "commit", "overwrite", "data",
 };
@@ -144,6 +144,9 @@ static int known_field(const char *name, size_t len)
 		len = bracket - name;
 	if (len > 8 && len < 12 && !strncmp(name, "prev_cpu", 8) &&
 	    strspn(name + 8, "0123456789") == len - 8)
+		return 1;
+	if (len > 6 && len < 9 && !strncmp(name, "online", 6) &&
+	    strspn(name + 6, "0123456789") == len - 6)
 		return 1;
 	for (size_t i = 0; i < sizeof(known_fields) / sizeof(known_fields[0]); i++)
 		if (strlen(known_fields[i]) == len && !strncmp(known_fields[i], name, len))

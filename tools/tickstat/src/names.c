@@ -76,6 +76,8 @@ const char *ts_retain_name(int reason)
 {
 	if (reason > 0 && reason < NR_RETAIN)
 		return retain_names[reason];
+	if (reason == TS_RETAIN_IDLE_REFUSED)
+		return "IDLE_REFUSED";
 	return number_name("RETAIN_", reason);
 }
 
@@ -85,6 +87,8 @@ int ts_retain_from_name(const char *name)
 	for (int i = 1; i < NR_RETAIN; i++)
 		if (!strcasecmp(name, retain_names[i]))
 			return i;
+	if (!strcasecmp(name, "IDLE_REFUSED"))
+		return TS_RETAIN_IDLE_REFUSED;
 	return -1;
 }
 

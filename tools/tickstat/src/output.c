@@ -40,9 +40,10 @@ static int from_probes(const struct ts_caps *c, int part)
 
 static void caps_line(FILE *f, const struct ts_caps *c)
 {
-	fprintf(f, "# events: tick_stop%s%s%s%s%s%s%s%s%s\n", c->scopes ? " +scopes" : "",
+	fprintf(f, "# events: tick_stop%s%s%s%s%s%s%s%s%s%s\n", c->scopes ? " +scopes" : "",
 		c->check_scopes ? " +first-scope(probes)" : "",
-		c->retain ? " tick_retain" : "", c->restart ? " tick_restart" : "",
+		c->retain ? " tick_retain" : "",
+		from_probes(c, TS_PART_RETAIN) ? "(probes)" : "", c->restart ? " tick_restart" : "",
 		from_probes(c, TS_PART_RESTART) ? "(probes)" : "",
 		c->dep_events ? " tick_dep_set/clear" : "",
 		from_probes(c, TS_PART_DEPS) ? "(probes)" : "",
@@ -67,7 +68,7 @@ static void probes_lines(FILE *f, const struct ts_probe_info *p)
 	for (int i = 0; i < TS_NR_PROBES; i++)
 		if (p->why[i] > TS_PW_PLACED)
 			fprintf(f, "# probes: %s not probed (%s): %s unknown\n",
-				ts_probe_defs[i].function, ts_probe_why_text(p->why[i]),
+				ts_probe_label(i), ts_probe_why_text(p->why[i]),
 				ts_probe_part_name(ts_probe_defs[i].part));
 	for (int g = 0; g < TS_NR_GAPS; g++)
 		if (p->gap[g])
@@ -548,7 +549,7 @@ static void json_probes(FILE *f, const struct ts_probe_info *p)
 	for (int i = 0; i < TS_NR_PROBES; i++) {
 		if (p->why[i] == TS_PW_NONE)
 			continue;
-		fprintf(f, "%s\"%s\":\"%s\"", first ? "" : ",", ts_probe_defs[i].function,
+		fprintf(f, "%s\"%s\":\"%s\"", first ? "" : ",", ts_probe_label(i),
 			ts_probe_why_name(p->why[i]));
 		first = 0;
 	}

@@ -20,6 +20,8 @@
  *   first that holds a bit: the analysis counts its position from the
  *   global one (known by its address) to name the scope of the tick_stop
  *   failure that follows.
+ * - can_stop_idle_tick, entry and return: tick_retain of an idle entry the
+ *   function refused, its reason from what the entry read (idle_reason()).
  *
  * Fields are bounds-checked against each record, as in decode.c.
  */
@@ -31,23 +33,32 @@
 #include "probedec.h"
 
 const struct ts_probe_def ts_probe_defs[TS_NR_PROBES] = {
-	[TS_PROBE_DEP_SET] = { "dep_set", "tick_nohz_dep_set", TS_PART_DEPS, TS_SCOPE_GLOBAL, 0 },
+	[TS_PROBE_DEP_SET] = { "dep_set", "tick_nohz_dep_set", TS_PART_DEPS, TS_SCOPE_GLOBAL, 0, 0 },
 	[TS_PROBE_DEP_CLEAR] = { "dep_clear", "tick_nohz_dep_clear", TS_PART_DEPS,
-				 TS_SCOPE_GLOBAL, 1 },
+				 TS_SCOPE_GLOBAL, 1, 0 },
 	[TS_PROBE_DEP_SET_CPU] = { "dep_set_cpu", "tick_nohz_dep_set_cpu", TS_PART_DEPS,
-				   TS_SCOPE_CPU, 0 },
+				   TS_SCOPE_CPU, 0, 0 },
 	[TS_PROBE_DEP_CLEAR_CPU] = { "dep_clear_cpu", "tick_nohz_dep_clear_cpu", TS_PART_DEPS,
-				     TS_SCOPE_CPU, 1 },
+				     TS_SCOPE_CPU, 1, 0 },
 	[TS_PROBE_DEP_SET_TASK] = { "dep_set_task", "tick_nohz_dep_set_task", TS_PART_DEPS,
-				    TS_SCOPE_TASK, 0 },
+				    TS_SCOPE_TASK, 0, 0 },
 	[TS_PROBE_DEP_CLEAR_TASK] = { "dep_clear_task", "tick_nohz_dep_clear_task", TS_PART_DEPS,
-				      TS_SCOPE_TASK, 1 },
+				      TS_SCOPE_TASK, 1, 0 },
 	[TS_PROBE_DEP_SET_SIGNAL] = { "dep_set_signal", "tick_nohz_dep_set_signal", TS_PART_DEPS,
-				      TS_SCOPE_PROCESS, 0 },
+				      TS_SCOPE_PROCESS, 0, 0 },
 	[TS_PROBE_DEP_CLEAR_SIGNAL] = { "dep_clear_signal", "tick_nohz_dep_clear_signal",
-					TS_PART_DEPS, TS_SCOPE_PROCESS, 1 },
-	[TS_PROBE_RESTART] = { "restart", "tick_nohz_restart_sched_tick", TS_PART_RESTART, -1, 0 },
-	[TS_PROBE_DEP_CHECK] = { "dep_check", "check_tick_dependency", TS_PART_SCOPES, -1, 0 },
+					TS_PART_DEPS, TS_SCOPE_PROCESS, 1, 0 },
+	[TS_PROBE_RESTART] = { "restart", "tick_nohz_restart_sched_tick", TS_PART_RESTART, -1, 0, 0 },
+	[TS_PROBE_DEP_CHECK] = { "dep_check", "check_tick_dependency", TS_PART_SCOPES, -1, 0, 0 },
+	[TS_PROBE_IDLE_CHECK] = { "idle_check", "can_stop_idle_tick", TS_PART_RETAIN, -1, 0, 0 },
+	[TS_PROBE_IDLE_RET] = { "idle_ret", "can_stop_idle_tick", TS_PART_RETAIN, -1, 0, 1 },
+};
+
+/* TICK_RETAIN_* values of the idle entry (include/trace/events/timer.h, patched) */
+enum {
+	RETAIN_NO_TIMEKEEPER = 6, RETAIN_NOHZ_INACTIVE, RETAIN_NEED_RESCHED, RETAIN_SOFTIRQ,
+	RETAIN_TIMEKEEPING,
+	IDLE_OFFLINE = 255,	/* an offline CPU: the patched kernel traces nothing */
 };
 
 /*
@@ -95,17 +106,32 @@ static const char * const why_texts[TS_NR_WHY] = {
 	"the kernel has no BTF (/sys/kernel/btf/vmlinux): no field offsets",
 };
 
-static const char * const gap_names[TS_NR_GAPS] = { "target", "changes", "cause" };
+static const char * const gap_names[TS_NR_GAPS] = { "target", "changes", "cause", "idle_reason" };
 
 static const char * const gap_texts[TS_NR_GAPS] = {
 	"the pid of a task and the tgid of a process setting a dependency",
 	"whether a dependency call changed the mask (calls are counted instead)",
 	"what restarted a stopped tick",
+	"why idle entry kept the tick (IDLE_REFUSED)",
 };
 
 static const char * const part_names[TS_NR_PARTS] = {
-	"tick_dep", "tick_restart", "tick_stop_first_scope",
+	"tick_dep", "tick_restart", "tick_stop_first_scope", "tick_retain",
 };
+
+/* ts_probe_label - the function a probe is placed on; FUNCTION%return for a return probe */
+const char *ts_probe_label(int id)
+{
+	static char labels[TS_NR_PROBES][64];
+
+	if (id < 0 || id >= TS_NR_PROBES)
+		return "?";
+	if (!ts_probe_defs[id].ret)
+		return ts_probe_defs[id].function;
+	if (!labels[id][0])
+		snprintf(labels[id], sizeof(labels[id]), "%s%%return", ts_probe_defs[id].function);
+	return labels[id];
+}
 
 const char *ts_probe_why_name(int why)
 {
@@ -186,6 +212,8 @@ static int part_covered(const struct ts_caps *caps, int part)
 		return caps->dep_events;
 	case TS_PART_RESTART:
 		return caps->restart;
+	case TS_PART_RETAIN:
+		return caps->retain;
 	default:
 		return caps->scopes;
 	}
@@ -203,6 +231,8 @@ void ts_probedec_init(struct ts_probedec *p, struct tep_handle *tep, struct ts_c
 
 	memset(p, 0, sizeof(*p));
 	p->info = &caps->probes;
+	p->nohz_inactive = -1;
+	p->tif_need_resched = -1;
 	for (int i = 0; i < TS_NR_PROBES; i++)
 		p->id[i] = -1;
 	for (int k = 0; all && all[k]; k++) {
@@ -233,6 +263,21 @@ void ts_probedec_init(struct ts_probedec *p, struct tep_handle *tep, struct ts_c
 			p->mask = field(ev, "mask");
 			p->dep = field(ev, "dep");
 		}
+		if (id == TS_PROBE_IDLE_CHECK) {
+			p->idle_cpu = field(ev, "cpu");
+			p->idle_caller = field(ev, "caller");
+			p->idle_mode = field(ev, "mode");
+			p->idle_tif = field(ev, "tif");
+			p->idle_softirq = field(ev, "softirq");
+			p->idle_tdc = field(ev, "tdc");
+			p->idle_full = field(ev, "full");
+			for (int w = 0; w < TS_PROBE_ONLINE_WORDS; w++) {
+				snprintf(name, sizeof(name), "online%d", w);
+				p->idle_online[w] = field(ev, name);
+			}
+		}
+		if (id == TS_PROBE_IDLE_RET)
+			p->idle_ret = field(ev, "ret");
 		p->info->parts |= 1 << ts_probe_defs[id].part;
 		p->info->used = 1;
 	}
@@ -244,6 +289,14 @@ void ts_probedec_init(struct ts_probedec *p, struct tep_handle *tep, struct ts_c
 		caps->restart = 1;
 	if (p->info->parts & 1 << TS_PART_SCOPES)
 		caps->check_scopes = 1;
+	/* refusals need both ends of the call */
+	if ((p->info->parts & 1 << TS_PART_RETAIN) &&
+	    (p->id[TS_PROBE_IDLE_CHECK] < 0 || p->id[TS_PROBE_IDLE_RET] < 0)) {
+		p->id[TS_PROBE_IDLE_CHECK] = p->id[TS_PROBE_IDLE_RET] = -1;
+		p->info->parts &= ~(1 << TS_PART_RETAIN);
+	}
+	if (p->info->parts & 1 << TS_PART_RETAIN)
+		caps->retain = 1;
 }
 
 /* A numeric field of the record, little-endian, inside the record only. */
@@ -347,6 +400,115 @@ static int decode_check(struct ts_probedec *p, struct tep_record *rec, struct ts
 	return 1;
 }
 
+/* A field of the idle entry into *val: 1, or -1 when the probe could not read it. */
+static int test(const struct tep_format_field *f, const struct tep_record *rec,
+		unsigned long long *val)
+{
+	return f && !num(f, rec, val) ? 1 : -1;
+}
+
+/*
+ * The reason can_stop_idle_tick() will refuse for, from what its entry
+ * read: 0 when no condition holds (a refusal is then a condition set since,
+ * IDLE_REFUSED), IDLE_OFFLINE, or IDLE_REFUSED when a condition the kernel
+ * tests first could not be read or two may hold where the kernels differ.
+ * The kernel tests, in order: the CPU is offline; its NOHZ mode is
+ * inactive; a task waits (need_resched()); a softirq is pending (6.1
+ * refuses for any, later kernels only while they warn, ten times a boot);
+ * with nohz_full CPUs around, this CPU keeps the time, or nobody does.
+ * Interrupts are off from the entry to the return: only need_resched()
+ * can change in between, set from another CPU, never cleared.
+ */
+static int idle_reason(struct ts_probedec *p, struct tep_record *rec, int cpu,
+		       struct ts_probe_idle *st)
+{
+	unsigned long long v, tdc, full, pending;
+	const struct tep_format_field *online = p->idle_online[cpu / 64];
+	int inactive_known, soft, keeper;
+
+	if (test(p->idle_cpu, rec, &v) < 0 || (int)v != cpu)
+		return TS_RETAIN_IDLE_REFUSED;
+	if (test(online, rec, &v) < 0)
+		return TS_RETAIN_IDLE_REFUSED;
+	if (!(v >> (cpu % 64) & 1)) {
+		st->offline_seen = 1;
+		return IDLE_OFFLINE;
+	}
+	if (p->nohz_inactive >= 0 && test(p->idle_mode, rec, &v) > 0) {
+		if ((long long)(int)v == p->nohz_inactive)
+			return RETAIN_NOHZ_INACTIVE;
+		inactive_known = 1;
+	} else {
+		/* active at the start and never offline since: still active */
+		inactive_known = p->nohz_known && !st->offline_seen &&
+				 (p->nohz_active[cpu / 64] >> (cpu % 64) & 1);
+	}
+	if (!inactive_known)
+		return TS_RETAIN_IDLE_REFUSED;
+	if (p->tif_need_resched < 0 || test(p->idle_tif, rec, &v) < 0)
+		return TS_RETAIN_IDLE_REFUSED;
+	if (v >> p->tif_need_resched & 1)
+		return RETAIN_NEED_RESCHED;
+	if (test(p->idle_softirq, rec, &pending) < 0 || test(p->idle_tdc, rec, &tdc) < 0 ||
+	    test(p->idle_full, rec, &full) < 0)
+		return TS_RETAIN_IDLE_REFUSED;
+	soft = pending != 0;
+	keeper = !full ? 0 : (int)tdc == cpu ? RETAIN_TIMEKEEPING :
+		 (int)tdc == -1 ? RETAIN_NO_TIMEKEEPER : 0;	/* TICK_DO_TIMER_NONE */
+	if (soft)
+		return keeper ? TS_RETAIN_IDLE_REFUSED : RETAIN_SOFTIRQ;
+	return keeper;
+}
+
+/* The entry of can_stop_idle_tick(): what it is about to test. */
+static int decode_idle_check(struct ts_probedec *p, struct tep_record *rec)
+{
+	struct ts_probe_idle *st;
+	unsigned long long caller;
+
+	if (rec->cpu < 0 || rec->cpu >= TS_PROBE_IDLE_CPUS)
+		return 0;
+	st = &p->idle[rec->cpu];
+	st->reason = idle_reason(p, rec, rec->cpu, st);
+	st->from_sleep_length = !num(p->idle_caller, rec, &caller) &&
+				caller >= p->sleep_length_start && caller < p->sleep_length_end;
+	st->pending = 1;
+	return 0;
+}
+
+/*
+ * Its return: a refusal is a tick_retain of the idle entry.  With a cpuidle
+ * governor, tick_nohz_get_sleep_length() asks first, and the tick-stop
+ * decision that may follow in the same idle entry asks again: as the
+ * patched kernel, one event per idle entry, at the first refusal.
+ */
+static int decode_idle_ret(struct ts_probedec *p, struct tep_record *rec, struct ts_event *ev)
+{
+	struct ts_probe_idle *st;
+	unsigned long long ret;
+	int reason, repeat;
+
+	if (num(p->idle_ret, rec, &ret))
+		return -1;
+	if (rec->cpu < 0 || rec->cpu >= TS_PROBE_IDLE_CPUS) {
+		reason = TS_RETAIN_IDLE_REFUSED;
+		repeat = 0;
+	} else {
+		st = &p->idle[rec->cpu];
+		reason = !st->pending ? TS_RETAIN_IDLE_REFUSED :
+			 st->reason ? st->reason : TS_RETAIN_IDLE_REFUSED;
+		repeat = st->pending && !st->from_sleep_length && st->refused_for_governor;
+		st->refused_for_governor = st->pending && st->from_sleep_length && !(ret & 0xff);
+		st->pending = 0;
+	}
+	if ((ret & 0xff) || reason == IDLE_OFFLINE || repeat)
+		return 0;
+	ev->kind = TS_EV_TICK_RETAIN;
+	ev->retain.reason = reason;
+	ev->retain.delta_ns = 0;
+	return 1;
+}
+
 /*
  * ts_probedec_decode - decode a record of type if it is a probe event.
  * Returns 1 with *ev filled (the common part already is), 0 for a record
@@ -367,6 +529,10 @@ int ts_probedec_decode(struct ts_probedec *p, int type, struct tep_record *rec,
 		return decode_restart(p, rec, ev);
 	if (id == TS_PROBE_DEP_CHECK)
 		return decode_check(p, rec, ev);
+	if (id == TS_PROBE_IDLE_CHECK)
+		return decode_idle_check(p, rec);
+	if (id == TS_PROBE_IDLE_RET)
+		return decode_idle_ret(p, rec, ev);
 	return decode_dep(p, id, rec, ev);
 }
 
@@ -416,6 +582,24 @@ int ts_probedec_mark(struct ts_probedec *p, char *token)
 				info->gap[g] = why;
 	} else if (!strcmp(token, "tick_dep_mask")) {
 		return parse_hex(v, &p->tick_dep_mask);
+	} else if (!strcmp(token, "nohz_inactive") || !strcmp(token, "tif_need_resched")) {
+		char *end;
+		long long n = strtoll(v, &end, 10);
+
+		if (end == v || *end || n < 0 || n > 63)
+			return -1;
+		if (token[0] == 'n')
+			p->nohz_inactive = n;
+		else
+			p->tif_need_resched = (int)n;
+	} else if (!strncmp(token, "nohz_active.", 12)) {
+		char *end;
+		long w = strtol(token + 12, &end, 10);
+
+		if (end == token + 12 || *end || w < 0 || w >= TS_PROBE_ONLINE_WORDS ||
+		    parse_hex(v, &p->nohz_active[w]))
+			return -1;
+		p->nohz_known = 1;
 	} else if (!strncmp(token, "fn.", 3)) {
 		char *plus = strchr(v, '+');
 		uint64_t start, size;
@@ -426,6 +610,11 @@ int ts_probedec_mark(struct ts_probedec *p, char *token)
 		*plus++ = '\0';
 		if (parse_hex(v, &start) || parse_hex(plus, &size) || start + size < start)
 			return -1;
+		if (!strcmp(token + 3, "tick_nohz_get_sleep_length")) {
+			p->sleep_length_start = start;
+			p->sleep_length_end = start + size;
+			return 0;
+		}
 		if (p->nr_fn == TS_PROBE_MAX_FNS)
 			return 0;
 		f = &p->fn[p->nr_fn];

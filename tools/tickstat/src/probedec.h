@@ -12,6 +12,8 @@
 #include "probeinfo.h"
 
 #define TS_PROBE_MAX_FNS	8	/* restart callers with a known cause */
+#define TS_PROBE_IDLE_CPUS	1024	/* CPUs whose idle-entry refusals are read */
+#define TS_PROBE_ONLINE_WORDS	(TS_PROBE_IDLE_CPUS / 64)	/* online0..online15 */
 
 struct ts_caps;
 
@@ -21,6 +23,15 @@ struct ts_probe_fn {
 	int cause;		/* enum ts_restart_cause */
 	int idle;		/* the restart ends an idle period: 1, 0, -1 unknown */
 	int infer;		/* enum ts_restart_infer */
+};
+
+/* A CPU's last can_stop_idle_tick() entry, for the return that follows. */
+struct ts_probe_idle {
+	unsigned char pending;		/* an entry waits for its return */
+	unsigned char reason;		/* the refusal it foresaw: TICK_RETAIN_*, 0 none */
+	unsigned char from_sleep_length;	/* called by tick_nohz_get_sleep_length() */
+	unsigned char refused_for_governor;	/* its last refusal was such a call's */
+	unsigned char offline_seen;	/* the CPU went offline: its NOHZ mode may have reset */
 };
 
 struct ts_probedec {
@@ -35,6 +46,16 @@ struct ts_probedec {
 	uint64_t tick_dep_mask;		/* its address, from the probes mark; 0 unknown */
 	struct ts_probe_fn fn[TS_PROBE_MAX_FNS];
 	int nr_fn;
+	/* can_stop_idle_tick(): its entry's fields and the return value */
+	struct tep_format_field *idle_cpu, *idle_caller, *idle_mode, *idle_tif, *idle_softirq;
+	struct tep_format_field *idle_tdc, *idle_full, *idle_ret;
+	struct tep_format_field *idle_online[TS_PROBE_ONLINE_WORDS];
+	long long nohz_inactive;	/* NOHZ_MODE_INACTIVE, from the mark; -1 unknown */
+	int tif_need_resched;		/* the bit, from the mark; -1 unknown */
+	int nohz_known;			/* nohz_active below was read at the start */
+	uint64_t nohz_active[TS_PROBE_ONLINE_WORDS];	/* /proc/timer_list at the start */
+	uint64_t sleep_length_start, sleep_length_end;	/* tick_nohz_get_sleep_length() */
+	struct ts_probe_idle idle[TS_PROBE_IDLE_CPUS];
 };
 
 int ts_probe_wants_event(const char *system, const char *name);

@@ -29,6 +29,8 @@ enum ts_probe_id {
 	TS_PROBE_DEP_CLEAR_SIGNAL,
 	TS_PROBE_RESTART,
 	TS_PROBE_DEP_CHECK,
+	TS_PROBE_IDLE_CHECK,	/* can_stop_idle_tick()'s entry: what it will test */
+	TS_PROBE_IDLE_RET,	/* its return: may the tick stop on idle entry */
 	TS_NR_PROBES,
 };
 
@@ -37,6 +39,7 @@ enum ts_probe_part {
 	TS_PART_DEPS,		/* timer:tick_dep_set/clear */
 	TS_PART_RESTART,	/* timer:tick_restart */
 	TS_PART_SCOPES,		/* tick_stop's per-scope masks */
+	TS_PART_RETAIN,		/* timer:tick_retain of the idle entry */
 	TS_NR_PARTS,
 };
 
@@ -46,6 +49,7 @@ struct ts_probe_def {
 	int part;
 	int scope;		/* enum ts_scope of a dependency probe, else -1 */
 	int clear;		/* a dependency clear */
+	int ret;		/* a return probe (kretprobe): FUNCTION%return */
 };
 
 extern const struct ts_probe_def ts_probe_defs[TS_NR_PROBES];
@@ -71,6 +75,7 @@ enum ts_probe_gap {
 	TS_GAP_TARGET,		/* task pid and process tgid: no BTF */
 	TS_GAP_CHANGES,		/* whether a call changed a mask: no address of it */
 	TS_GAP_CAUSE,		/* restart causes: the callers' addresses unknown */
+	TS_GAP_IDLE_REASON,	/* why idle entry was refused: a condition unreadable */
 	TS_NR_GAPS,
 };
 
@@ -86,6 +91,7 @@ struct ts_probe_info {
 	uint64_t checks_unmatched;	/* decisions whose probed scope did not match tick_stop */
 };
 
+const char *ts_probe_label(int id);
 const char *ts_probe_why_name(int why);
 const char *ts_probe_why_text(int why);
 int ts_probe_why_from_name(const char *name);

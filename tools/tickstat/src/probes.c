@@ -17,7 +17,9 @@
  * gone (SIGKILL) is removed by the next run.
  *
  * Arguments follow x86_64's calling convention: $argN at a function's
- * entry, and $stack0 there is the return address, the caller.
+ * entry, and $stack0 there is the return address, the caller.  The idle
+ * probe reads need_resched() as x86's TIF_NEED_RESCHED bit, an ABI of the
+ * architecture (the kernel's BTF has no #define).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,10 +38,18 @@
 #define BLACKLIST	"/sys/kernel/debug/kprobes/blacklist"
 #define FMT_MAX		3800	/* the kernel takes a definition line under 4096 bytes */
 
-/* Variables the probes read. */
-enum { V_TICK_DEP_MASK, V_PER_CPU_OFFSET, V_TICK_CPU_SCHED, NR_VARS };
+#define X86_TIF_NEED_RESCHED	3	/* arch/x86/include/asm/thread_info.h */
+
+/* Variables the probes read (per-CPU ones at their offset in the per-CPU area). */
+enum {
+	V_TICK_DEP_MASK, V_PER_CPU_OFFSET, V_TICK_CPU_SCHED, V_TICK_DO_TIMER_CPU,
+	V_NOHZ_FULL_RUNNING, V_CPU_ONLINE_MASK, V_CURRENT_TASK, V_PCPU_HOT, V_IRQ_STAT,
+	V_SOFTIRQ_PENDING, NR_VARS
+};
 static const char * const var_names[NR_VARS] = {
-	"tick_dep_mask", "__per_cpu_offset", "tick_cpu_sched",
+	"tick_dep_mask", "__per_cpu_offset", "tick_cpu_sched", "tick_do_timer_cpu",
+	"tick_nohz_full_running", "__cpu_online_mask", "current_task", "pcpu_hot", "irq_stat",
+	"__softirq_pending",
 };
 
 struct want {
@@ -56,6 +66,12 @@ struct offsets {
 	long signal_mask, signal_tgid_pid;	/* signal->pids[PIDTYPE_TGID] */
 	long pid_nr;				/* pid->numbers[0].nr */
 	long sched_mask;			/* tick_sched.tick_dep_mask */
+	long nohz_mode;				/* tick_sched.nohz_mode (6.1) */
+	long long nohz_inactive;		/* NOHZ_MODE_INACTIVE */
+	long ti_flags;				/* task_struct.thread_info.flags */
+	int cur_var, soft_var;			/* per-CPU (V_*, -1 none): the current task, softirqs pending */
+	long cur_off, soft_off, soft_size;	/* in those variables */
+	int idle_ts_arg;			/* can_stop_idle_tick()'s $arg2 is the tick_sched */
 };
 
 /* ts_probes_mode_parse - "auto", "on" or "off"; -1 for anything else */
@@ -133,6 +149,43 @@ static long member(const struct ts_btf *b, const char *type, const char *name, u
 	return ts_btf_member(b, type, name, &off, mtype ? mtype : &t) ? -1 : off;
 }
 
+/*
+ * What the idle probe reads, through the tick_sched can_stop_idle_tick()
+ * gets: its NOHZ mode where it has a field (6.1; later kernels keep it
+ * in flag bits BTF does not name), and this CPU's other per-CPU data at
+ * their distance from it: the current task (current_task, or
+ * pcpu_hot.current_task from 6.2 to 6.14), the pending softirqs
+ * (irq_stat.__softirq_pending, pcpu_hot.softirq_pending, __softirq_pending):
+ * whichever variable the kernel's BTF has.
+ */
+static void read_idle_offsets(const struct ts_btf *b, struct offsets *o)
+{
+	long ti, flags, size;
+
+	o->idle_ts_arg = ts_btf_param_is_ptr_to(b, "can_stop_idle_tick", 1, "tick_sched");
+	o->nohz_mode = -1;
+	if (!ts_btf_member_size(b, "tick_sched", "nohz_mode", &size) && size == 4 &&
+	    !ts_btf_enum_value(b, "NOHZ_MODE_INACTIVE", &o->nohz_inactive))
+		o->nohz_mode = member(b, "tick_sched", "nohz_mode", NULL);
+	ti = member(b, "task_struct", "thread_info", NULL);
+	flags = member(b, "thread_info", "flags", NULL);
+	o->ti_flags = ti >= 0 && flags >= 0 ? ti + flags : -1;
+	o->cur_var = o->soft_var = -1;
+	if (!ts_btf_var_member(b, "pcpu_hot", "current_task", &o->cur_off, &size) && size == 8)
+		o->cur_var = V_PCPU_HOT;
+	else if (!ts_btf_var_member(b, "current_task", NULL, &o->cur_off, &size) && size == 8)
+		o->cur_var = V_CURRENT_TASK;
+	if (!ts_btf_var_member(b, "pcpu_hot", "softirq_pending", &o->soft_off, &o->soft_size))
+		o->soft_var = V_PCPU_HOT;
+	else if (!ts_btf_var_member(b, "irq_stat", "__softirq_pending", &o->soft_off,
+				    &o->soft_size))
+		o->soft_var = V_IRQ_STAT;
+	else if (!ts_btf_var_member(b, "__softirq_pending", NULL, &o->soft_off, &o->soft_size))
+		o->soft_var = V_SOFTIRQ_PENDING;
+	if (o->soft_size != 1 && o->soft_size != 2 && o->soft_size != 4)
+		o->soft_var = -1;
+}
+
 /* The offsets from the running kernel's BTF; 0, or -1 without BTF. */
 static int read_offsets(struct offsets *o)
 {
@@ -158,6 +211,7 @@ static int read_offsets(struct offsets *o)
 	nr = member(b, "upid", "nr", NULL);
 	if (numbers >= 0 && nr >= 0)
 		o->pid_nr = numbers + nr;
+	read_idle_offsets(b, o);
 	ts_btf_free(b);
 	return 0;
 }
@@ -178,6 +232,49 @@ static int add(char *buf, size_t *len, const char *fmt, ...)
 	return 0;
 }
 
+/* The address of per-CPU variable v's byte off, from this CPU's tick_sched. */
+static long long from_ts(const uint64_t *var, int v, long off)
+{
+	return (long long)(var[v] + off) - (long long)var[V_TICK_CPU_SCHED];
+}
+
+/*
+ * can_stop_idle_tick(cpu, ts)'s entry: cpu, caller, and what it will test
+ * (probedec.c, idle_reason()): mode (NOHZ), tif (the current task's flags),
+ * softirq (pending), tdc (tick_do_timer_cpu), full (nohz_full CPUs
+ * around), onlineN (64 CPUs of the online mask each).  A field that cannot
+ * be read is left out; its reasons stay IDLE_REFUSED.
+ */
+static int idle_definition(const struct offsets *o, const uint64_t *var,
+			   const struct ts_cpuset *online, char *buf)
+{
+	size_t len = 0;
+	int r = 0, last = 0;
+
+	r |= add(buf, &len, "cpu=$arg1:s32 caller=$stack0:x64");
+	if (o->idle_ts_arg > 0 && var[V_TICK_CPU_SCHED]) {
+		if (o->nohz_mode >= 0)
+			r |= add(buf, &len, " mode=+%ld($arg2):s32", o->nohz_mode);
+		if (o->cur_var >= 0 && var[o->cur_var] && o->ti_flags >= 0)
+			r |= add(buf, &len, " tif=+%ld(%+lld($arg2)):u64", o->ti_flags,
+				 from_ts(var, o->cur_var, o->cur_off));
+		if (o->soft_var >= 0 && var[o->soft_var])
+			r |= add(buf, &len, " softirq=%+lld($arg2):u%ld",
+				 from_ts(var, o->soft_var, o->soft_off), 8 * o->soft_size);
+	}
+	if (var[V_TICK_DO_TIMER_CPU])
+		r |= add(buf, &len, " tdc=@0x%llx:s32", (unsigned long long)var[V_TICK_DO_TIMER_CPU]);
+	if (var[V_NOHZ_FULL_RUNNING])
+		r |= add(buf, &len, " full=@0x%llx:u8", (unsigned long long)var[V_NOHZ_FULL_RUNNING]);
+	for (int c = 0; c < TS_PROBE_IDLE_CPUS; c++)
+		if (ts_cpuset_has(online, c))
+			last = c;
+	for (int w = 0; var[V_CPU_ONLINE_MASK] && w <= last / 64; w++)
+		r |= add(buf, &len, " online%d=@0x%llx:u64", w,
+			 (unsigned long long)(var[V_CPU_ONLINE_MASK] + 8 * w));
+	return r ? -1 : 0;
+}
+
 /*
  * The fetch arguments of a probe.  Fields the decoder (probedec.c) reads:
  * bit, caller, target (CPU, pid or tgid), prev (the mask before the call;
@@ -194,6 +291,10 @@ static int definition(struct ts_probes *p, int id, const struct offsets *o,
 	buf[0] = '\0';
 	if (id == TS_PROBE_RESTART)
 		return add(buf, &len, "caller=$stack0:x64");
+	if (id == TS_PROBE_IDLE_RET)
+		return add(buf, &len, "ret=$retval:u8");
+	if (id == TS_PROBE_IDLE_CHECK)
+		return idle_definition(o, var, online, buf);
 	if (id == TS_PROBE_DEP_CHECK)
 		return add(buf, &len, "mask=+0($arg1):u32 dep=$arg1:x64");
 	switch (d->scope) {
@@ -248,6 +349,14 @@ static void note_gaps(struct ts_probes *p, int id, const char *def, int have_btf
 {
 	const struct ts_probe_def *d = &ts_probe_defs[id];
 
+	if (id == TS_PROBE_IDLE_CHECK) {
+		/* the NOHZ mode: a field, or the state at the start (nohz_active) */
+		if (!strstr(def, " tif=") || !strstr(def, " softirq=") || !strstr(def, " tdc=") ||
+		    !strstr(def, " full=") || !strstr(def, " online0=") ||
+		    (!strstr(def, " mode=") && !p->nohz_known))
+			p->gap[TS_GAP_IDLE_REASON] = have_btf ? TS_PW_NO_ADDRESS : TS_PW_NO_BTF;
+		return;
+	}
 	if (ts_probe_defs[id].part != TS_PART_DEPS)
 		return;
 	if (d->scope != TS_SCOPE_GLOBAL && d->scope != TS_SCOPE_CPU && !strstr(def, "target="))
@@ -263,7 +372,7 @@ static void say_unplaced(const struct ts_probes *p)
 	for (int i = 0; i < TS_NR_PROBES; i++)
 		if (p->why[i] > TS_PW_PLACED)
 			err_msg("warning: probes: %s cannot be probed: %s; %s stays unknown\n",
-				ts_probe_defs[i].function, ts_probe_why_text(p->why[i]),
+				ts_probe_label(i), ts_probe_why_text(p->why[i]),
 				ts_probe_part_name(ts_probe_defs[i].part));
 	for (int g = 0; g < TS_NR_GAPS; g++)
 		if (p->gap[g])
@@ -277,20 +386,85 @@ static int create(struct ts_probes *p, int id, const char *def)
 	struct tracefs_dynevent *dev;
 	char *why;
 
-	dev = tracefs_kprobe_alloc(p->group, d->event, d->function, def);
+	dev = d->ret ? tracefs_kretprobe_alloc(p->group, d->event, d->function, def, 0) :
+		       tracefs_kprobe_alloc(p->group, d->event, d->function, def);
 	if (!dev)
 		return -1;
 	tracefs_error_clear(NULL);
 	if (tracefs_dynevent_create(dev)) {
 		why = tracefs_error_last(NULL);
 		err_msg("warning: probes: the kernel refused %s/%s at %s: %s\n", p->group, d->event,
-			d->function, why ? why : strerror(errno));
+			ts_probe_label(id), why ? why : strerror(errno));
 		free(why);
 		tracefs_dynevent_free(dev);
 		return -1;
 	}
 	p->dev[id] = dev;
 	return 0;
+}
+
+/* Is tick_nohz_get_sleep_length() among the functions found (1), and how many others? */
+static int sleep_length(const struct ts_probes *p, int *others)
+{
+	int found = 0;
+
+	*others = 0;
+	for (int i = 0; i < p->nr_fn; i++) {
+		if (!strcmp(p->fn[i].name, "tick_nohz_get_sleep_length"))
+			found = 1;
+		else
+			(*others)++;
+	}
+	return found;
+}
+
+/*
+ * Which CPUs are in NOHZ mode now (/proc/timer_list's ".nohz", printed by
+ * kernels whose tick_sched keeps the mode in flag bits, where the idle
+ * probe cannot read it): a CPU stays so until it goes offline, which the
+ * idle probe sees.  Kernels with a mode field print ".nohz_mode" instead.
+ */
+static void read_nohz_active(struct ts_probes *p, const struct offsets *o)
+{
+	char line[256];
+	int cpu = -1, v, any = 0;
+	FILE *f = fopen("/proc/timer_list", "r");
+
+	p->nohz_inactive = o->nohz_mode >= 0 ? o->nohz_inactive : -1;
+	p->tif_need_resched = X86_TIF_NEED_RESCHED;
+	memset(p->nohz_active, 0, sizeof(p->nohz_active));
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "cpu: %d", &cpu) == 1)
+			continue;
+		if (cpu < 0 || cpu >= 64 * (int)(sizeof(p->nohz_active) / 8))
+			continue;
+		if (sscanf(line, " .nohz : %d", &v) == 1) {
+			any = 1;
+			if (v)
+				p->nohz_active[cpu / 64] |= 1ull << (cpu % 64);
+		}
+	}
+	if (f)
+		fclose(f);
+	p->nohz_known = any;
+}
+
+/* Refusals need both ends of can_stop_idle_tick(): one alone is removed. */
+static void pair_idle_probes(struct ts_probes *p)
+{
+	int a = TS_PROBE_IDLE_CHECK, b = TS_PROBE_IDLE_RET;
+
+	if ((p->why[a] == TS_PW_PLACED) == (p->why[b] == TS_PW_PLACED))
+		return;
+	if (p->why[a] == TS_PW_PLACED)
+		a = b, b = TS_PROBE_IDLE_CHECK;
+	/* now a failed, b was placed */
+	if (p->dev[b]) {
+		tracefs_dynevent_destroy(p->dev[b], true);
+		tracefs_dynevent_free(p->dev[b]);
+		p->dev[b] = NULL;
+	}
+	p->why[b] = p->why[a];
 }
 
 /*
@@ -308,12 +482,13 @@ int ts_probes_place(struct ts_probes *p, int mode, const int need[TS_NR_PARTS],
 	static const char * const caller_names[] = {
 		"tick_nohz_idle_restart_tick", "tick_nohz_idle_exit", "tick_nohz_idle_update_tick",
 		"__tick_nohz_full_update_tick", "tick_nohz_full_update_tick", "tick_nohz_irq_exit",
+		"tick_nohz_get_sleep_length",	/* asks can_stop_idle_tick() for a governor */
 	};
 	int nr_callers = sizeof(caller_names) / sizeof(caller_names[0]);
 	uint64_t addr[NR_VARS] = { 0 };
 	struct offsets o;
 	char *def = malloc(FMT_MAX);
-	int have_btf, any = 0, ret = 0;
+	int have_btf, any = 0, ret = 0, restart_callers;
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->group, sizeof(p->group), TS_PROBE_GROUP_PREFIX "%d", (int)getpid());
@@ -382,6 +557,7 @@ int ts_probes_place(struct ts_probes *p, int mode, const int need[TS_NR_PARTS],
 		p->fn[p->nr_fn++].size = callers[i].next - callers[i].addr;
 	}
 	have_btf = !read_offsets(&o);
+	read_nohz_active(p, &o);
 	for (int i = 0; i < TS_NR_PROBES; i++) {
 		if (p->why[i] != TS_PW_PLACED)
 			continue;
@@ -393,6 +569,9 @@ int ts_probes_place(struct ts_probes *p, int mode, const int need[TS_NR_PARTS],
 			p->why[i] = TS_PW_BLACKLISTED;
 		else if (i == TS_PROBE_DEP_CHECK && !p->tick_dep_mask)
 			p->why[i] = TS_PW_NO_ADDRESS;	/* no scope without the global mask */
+		else if ((i == TS_PROBE_IDLE_CHECK || i == TS_PROBE_IDLE_RET) &&
+			 !sleep_length(p, &restart_callers))
+			p->why[i] = TS_PW_NO_ADDRESS;	/* a governor's calls would count twice */
 		if (p->why[i] != TS_PW_PLACED)
 			continue;
 		if (definition(p, i, &o, addr, online, def) || create(p, i, def)) {
@@ -401,13 +580,15 @@ int ts_probes_place(struct ts_probes *p, int mode, const int need[TS_NR_PARTS],
 		}
 		note_gaps(p, i, def, have_btf);
 	}
-	if (p->why[TS_PROBE_RESTART] == TS_PW_PLACED && !p->nr_fn)
+	sleep_length(p, &restart_callers);
+	if (p->why[TS_PROBE_RESTART] == TS_PW_PLACED && !restart_callers)
 		p->gap[TS_GAP_CAUSE] = TS_PW_NO_ADDRESS;
+	pair_idle_probes(p);
 done:
 	say_unplaced(p);
 	for (int i = 0; i < TS_NR_PROBES && mode == TS_PROBES_ON; i++) {
 		if (p->why[i] > TS_PW_PLACED) {
-			err_msg("--probes=on: %s cannot be probed\n", ts_probe_defs[i].function);
+			err_msg("--probes=on: %s cannot be probed\n", ts_probe_label(i));
 			ret = -1;
 			break;
 		}
@@ -462,6 +643,15 @@ char *ts_probes_mark(const struct ts_probes *p)
 	if (p->tick_dep_mask)
 		len += snprintf(t + len, cap - len, " tick_dep_mask=0x%llx",
 				(unsigned long long)p->tick_dep_mask);
+	if (p->dev[TS_PROBE_IDLE_CHECK]) {
+		if (p->nohz_inactive >= 0)
+			len += snprintf(t + len, cap - len, " nohz_inactive=%lld", p->nohz_inactive);
+		len += snprintf(t + len, cap - len, " tif_need_resched=%d", p->tif_need_resched);
+		for (int w = 0; p->nohz_known && w < (int)(sizeof(p->nohz_active) / 8); w++)
+			if (p->nohz_active[w])
+				len += snprintf(t + len, cap - len, " nohz_active.%d=0x%llx", w,
+						(unsigned long long)p->nohz_active[w]);
+	}
 	for (int i = 0; i < p->nr_fn; i++)
 		len += snprintf(t + len, cap - len, " fn.%s=0x%llx+0x%llx", p->fn[i].name,
 				(unsigned long long)p->fn[i].addr,

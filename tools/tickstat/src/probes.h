@@ -31,6 +31,11 @@ struct ts_probes {
 		uint64_t addr, size;
 	} fn[16];				/* restart callers found */
 	int nr_fn;
+	/* what the idle-entry decoder needs: the probes mark's idle tokens */
+	long long nohz_inactive;		/* NOHZ_MODE_INACTIVE; -1: no mode read */
+	int tif_need_resched;			/* -1: need_resched() not read */
+	int nohz_known;
+	uint64_t nohz_active[16];		/* CPUs in NOHZ mode at the start */
 };
 
 int ts_probes_mode_parse(const char *text);

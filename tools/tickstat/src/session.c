@@ -467,7 +467,7 @@ static int present(const struct ts_session *ss, const char *name)
 /*
  * Probes for what the kernel's events do not tell (probes.c): dependency
  * changes, restarts, the scope of each decision (tick_stop's per-scope
- * masks).
+ * masks), idle-entry refusals.
  */
 static int place_probes(struct ts_session *ss, const struct ts_session_opts *o)
 {
@@ -478,6 +478,7 @@ static int place_probes(struct ts_session *ss, const struct ts_session_opts *o)
 	need[TS_PART_DEPS] = !present(ss, "tick_dep_set") || !present(ss, "tick_dep_clear");
 	need[TS_PART_RESTART] = !present(ss, "tick_restart");
 	need[TS_PART_SCOPES] = !stop || !strstr(stop, "global_deps");
+	need[TS_PART_RETAIN] = !present(ss, "tick_retain");
 	free(stop);
 	ts_probes_remove_stale();
 	return ts_probes_place(&ss->probes, o->probes, need, &ss->online);
