@@ -131,7 +131,8 @@ static const char * const known_fields[] = {
 	"caller", "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm",
 	"next_pid", "next_prio", "hrtimer", "now", "function", "ip", "buf",
 	/* tickstat's probe events (probedec.c), and prev_cpuN, onlineN */
-	"bit", "prev", "mask", "dep", "cpu", "mode", "tif", "softirq", "tdc", "full", "ret",
+	"bit", "prev", "mask", "dep", "cpu", "mode", "tif", "softirq", "tdc", "full", "entry",
+	"ret",
 	/* header_page */
 	"timestamp", "commit", "overwrite", "data",
 };

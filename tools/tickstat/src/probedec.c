@@ -233,6 +233,7 @@ void ts_probedec_init(struct ts_probedec *p, struct tep_handle *tep, struct ts_c
 	p->info = &caps->probes;
 	p->nohz_inactive = -1;
 	p->tif_need_resched = -1;
+	memset(p->online_seen, 0xff, sizeof(p->online_seen));
 	for (int i = 0; i < TS_NR_PROBES; i++)
 		p->id[i] = -1;
 	for (int k = 0; all && all[k]; k++) {
@@ -271,6 +272,7 @@ void ts_probedec_init(struct ts_probedec *p, struct tep_handle *tep, struct ts_c
 			p->idle_softirq = field(ev, "softirq");
 			p->idle_tdc = field(ev, "tdc");
 			p->idle_full = field(ev, "full");
+			p->idle_entry = field(ev, "entry");
 			for (int w = 0; w < TS_PROBE_ONLINE_WORDS; w++) {
 				snprintf(name, sizeof(name), "online%d", w);
 				p->idle_online[w] = field(ev, name);
@@ -411,13 +413,15 @@ static int test(const struct tep_format_field *f, const struct tep_record *rec,
  * The reason can_stop_idle_tick() will refuse for, from what its entry
  * read: 0 when no condition holds (a refusal is then a condition set since,
  * IDLE_REFUSED), IDLE_OFFLINE, or IDLE_REFUSED when a condition the kernel
- * tests first could not be read or two may hold where the kernels differ.
- * The kernel tests, in order: the CPU is offline; its NOHZ mode is
- * inactive; a task waits (need_resched()); a softirq is pending (6.1
- * refuses for any, later kernels only while they warn, ten times a boot);
- * with nohz_full CPUs around, this CPU keeps the time, or nobody does.
- * Interrupts are off from the entry to the return: only need_resched()
- * can change in between, set from another CPU, never cleared.
+ * tests first could not be read or two may hold where the kernel's choice
+ * cannot be told.  The kernel tests, in order: the CPU is offline (6.1;
+ * later kernels warn instead); its NOHZ mode is inactive; a task waits
+ * (need_resched()); a softirq is pending and the kernel warns about it
+ * (ten times a boot, not while bottom halves are blocked: a pending
+ * softirq alone does not tell); with nohz_full CPUs around, this CPU keeps
+ * the time, or nobody does.  Interrupts are off from the entry to the
+ * return; another CPU may still set need_resched() (never clear it) or,
+ * rarely, change the CPU's active state or the warnings' count.
  */
 static int idle_reason(struct ts_probedec *p, struct tep_record *rec, int cpu,
 		       struct ts_probe_idle *st)
@@ -430,10 +434,8 @@ static int idle_reason(struct ts_probedec *p, struct tep_record *rec, int cpu,
 		return TS_RETAIN_IDLE_REFUSED;
 	if (test(online, rec, &v) < 0)
 		return TS_RETAIN_IDLE_REFUSED;
-	if (!(v >> (cpu % 64) & 1)) {
-		st->offline_seen = 1;
+	if (!(v >> (cpu % 64) & 1))
 		return IDLE_OFFLINE;
-	}
 	if (p->nohz_inactive >= 0 && test(p->idle_mode, rec, &v) > 0) {
 		if ((long long)(int)v == p->nohz_inactive)
 			return RETAIN_NOHZ_INACTIVE;
@@ -449,8 +451,13 @@ static int idle_reason(struct ts_probedec *p, struct tep_record *rec, int cpu,
 		return TS_RETAIN_IDLE_REFUSED;
 	if (v >> p->tif_need_resched & 1)
 		return RETAIN_NEED_RESCHED;
-	if (test(p->idle_softirq, rec, &pending) < 0 || test(p->idle_tdc, rec, &tdc) < 0 ||
-	    test(p->idle_full, rec, &full) < 0)
+	if (test(p->idle_full, rec, &full) < 0) {
+		if (!p->no_nohz_full)
+			return TS_RETAIN_IDLE_REFUSED;
+		full = 0;	/* built without NO_HZ_FULL */
+	}
+	if (test(p->idle_softirq, rec, &pending) < 0 ||
+	    (full && test(p->idle_tdc, rec, &tdc) < 0))
 		return TS_RETAIN_IDLE_REFUSED;
 	soft = pending != 0;
 	keeper = !full ? 0 : (int)tdc == cpu ? RETAIN_TIMEKEEPING :
@@ -460,18 +467,41 @@ static int idle_reason(struct ts_probedec *p, struct tep_record *rec, int cpu,
 	return keeper;
 }
 
+/*
+ * Every CPU the online mask of this record shows offline: its NOHZ mode
+ * is reset there (6.12 clears its tick_sched), so the mode read at the
+ * start no longer tells.  Only words that changed are looked through.
+ */
+static void note_offline(struct ts_probedec *p, struct tep_record *rec)
+{
+	unsigned long long v;
+
+	for (int w = 0; w < TS_PROBE_ONLINE_WORDS; w++) {
+		uint64_t off;
+
+		if (test(p->idle_online[w], rec, &v) < 0 || v == p->online_seen[w])
+			continue;
+		p->online_seen[w] = v;
+		for (off = ~(uint64_t)v; off; off &= off - 1)
+			p->idle[64 * w + __builtin_ctzll(off)].offline_seen = 1;
+	}
+}
+
 /* The entry of can_stop_idle_tick(): what it is about to test. */
 static int decode_idle_check(struct ts_probedec *p, struct tep_record *rec)
 {
 	struct ts_probe_idle *st;
-	unsigned long long caller;
+	unsigned long long caller, entry;
 
+	note_offline(p, rec);
 	if (rec->cpu < 0 || rec->cpu >= TS_PROBE_IDLE_CPUS)
 		return 0;
 	st = &p->idle[rec->cpu];
 	st->reason = idle_reason(p, rec, rec->cpu, st);
 	st->from_sleep_length = !num(p->idle_caller, rec, &caller) &&
 				caller >= p->sleep_length_start && caller < p->sleep_length_end;
+	st->entry_known = !num(p->idle_entry, rec, &entry);
+	st->entry = st->entry_known ? (int64_t)entry : 0;
 	st->pending = 1;
 	return 0;
 }
@@ -479,8 +509,10 @@ static int decode_idle_check(struct ts_probedec *p, struct tep_record *rec)
 /*
  * Its return: a refusal is a tick_retain of the idle entry.  With a cpuidle
  * governor, tick_nohz_get_sleep_length() asks first, and the tick-stop
- * decision that may follow in the same idle entry asks again: as the
- * patched kernel, one event per idle entry, at the first refusal.
+ * decision that may follow in the same idle period asks again: as the
+ * patched kernel, one event per idle period, at the first refusal.  The
+ * same period: the same ts->idle_entrytime, which every interrupt in idle
+ * renews (without the field: the next call on the CPU).
  */
 static int decode_idle_ret(struct ts_probedec *p, struct tep_record *rec, struct ts_event *ev)
 {
@@ -497,8 +529,10 @@ static int decode_idle_ret(struct ts_probedec *p, struct tep_record *rec, struct
 		st = &p->idle[rec->cpu];
 		reason = !st->pending ? TS_RETAIN_IDLE_REFUSED :
 			 st->reason ? st->reason : TS_RETAIN_IDLE_REFUSED;
-		repeat = st->pending && !st->from_sleep_length && st->refused_for_governor;
-		st->refused_for_governor = st->pending && st->from_sleep_length && !(ret & 0xff);
+		repeat = st->pending && !st->from_sleep_length && st->governor_refused &&
+			 (!st->entry_known || st->entry == st->governor_entry);
+		st->governor_refused = st->pending && st->from_sleep_length && !(ret & 0xff);
+		st->governor_entry = st->entry;
 		st->pending = 0;
 	}
 	if ((ret & 0xff) || reason == IDLE_OFFLINE || repeat)
@@ -582,16 +616,22 @@ int ts_probedec_mark(struct ts_probedec *p, char *token)
 				info->gap[g] = why;
 	} else if (!strcmp(token, "tick_dep_mask")) {
 		return parse_hex(v, &p->tick_dep_mask);
-	} else if (!strcmp(token, "nohz_inactive") || !strcmp(token, "tif_need_resched")) {
+	} else if (!strcmp(token, "nohz_inactive") || !strcmp(token, "tif_need_resched") ||
+		   !strcmp(token, "no_nohz_full")) {
 		char *end;
 		long long n = strtoll(v, &end, 10);
 
-		if (end == v || *end || n < 0 || n > 63)
+		if (end == v || *end || n < 0 || n > 255)
 			return -1;
-		if (token[0] == 'n')
+		if (!strcmp(token, "nohz_inactive")) {
 			p->nohz_inactive = n;
-		else
+		} else if (!strcmp(token, "tif_need_resched")) {
+			if (n > 63)
+				return -1;
 			p->tif_need_resched = (int)n;
+		} else {
+			p->no_nohz_full = n != 0;
+		}
 	} else if (!strncmp(token, "nohz_active.", 12)) {
 		char *end;
 		long w = strtol(token + 12, &end, 10);

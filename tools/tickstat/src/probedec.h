@@ -27,10 +27,13 @@ struct ts_probe_fn {
 
 /* A CPU's last can_stop_idle_tick() entry, for the return that follows. */
 struct ts_probe_idle {
+	int64_t entry;			/* its ts->idle_entrytime */
+	int64_t governor_entry;		/* that of the call before */
 	unsigned char pending;		/* an entry waits for its return */
 	unsigned char reason;		/* the refusal it foresaw: TICK_RETAIN_*, 0 none */
 	unsigned char from_sleep_length;	/* called by tick_nohz_get_sleep_length() */
-	unsigned char refused_for_governor;	/* its last refusal was such a call's */
+	unsigned char entry_known;
+	unsigned char governor_refused;	/* the call before was such a call, refused */
 	unsigned char offline_seen;	/* the CPU went offline: its NOHZ mode may have reset */
 };
 
@@ -48,10 +51,12 @@ struct ts_probedec {
 	int nr_fn;
 	/* can_stop_idle_tick(): its entry's fields and the return value */
 	struct tep_format_field *idle_cpu, *idle_caller, *idle_mode, *idle_tif, *idle_softirq;
-	struct tep_format_field *idle_tdc, *idle_full, *idle_ret;
+	struct tep_format_field *idle_tdc, *idle_full, *idle_entry, *idle_ret;
 	struct tep_format_field *idle_online[TS_PROBE_ONLINE_WORDS];
 	long long nohz_inactive;	/* NOHZ_MODE_INACTIVE, from the mark; -1 unknown */
 	int tif_need_resched;		/* the bit, from the mark; -1 unknown */
+	int no_nohz_full;		/* the kernel has no NO_HZ_FULL: no "full" field */
+	uint64_t online_seen[TS_PROBE_ONLINE_WORDS];	/* the online mask last read */
 	int nohz_known;			/* nohz_active below was read at the start */
 	uint64_t nohz_active[TS_PROBE_ONLINE_WORDS];	/* /proc/timer_list at the start */
 	uint64_t sleep_length_start, sleep_length_end;	/* tick_nohz_get_sleep_length() */

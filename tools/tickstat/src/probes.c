@@ -44,12 +44,12 @@
 enum {
 	V_TICK_DEP_MASK, V_PER_CPU_OFFSET, V_TICK_CPU_SCHED, V_TICK_DO_TIMER_CPU,
 	V_NOHZ_FULL_RUNNING, V_CPU_ONLINE_MASK, V_CURRENT_TASK, V_PCPU_HOT, V_IRQ_STAT,
-	V_SOFTIRQ_PENDING, NR_VARS
+	V_SOFTIRQ_PENDING, V_NOHZ_FULL_MASK, NR_VARS
 };
 static const char * const var_names[NR_VARS] = {
 	"tick_dep_mask", "__per_cpu_offset", "tick_cpu_sched", "tick_do_timer_cpu",
 	"tick_nohz_full_running", "__cpu_online_mask", "current_task", "pcpu_hot", "irq_stat",
-	"__softirq_pending",
+	"__softirq_pending", "tick_nohz_full_mask",
 };
 
 struct want {
@@ -72,6 +72,7 @@ struct offsets {
 	int cur_var, soft_var;			/* per-CPU (V_*, -1 none): the current task, softirqs pending */
 	long cur_off, soft_off, soft_size;	/* in those variables */
 	int idle_ts_arg;			/* can_stop_idle_tick()'s $arg2 is the tick_sched */
+	long idle_entry;			/* tick_sched.idle_entrytime */
 };
 
 /* ts_probes_mode_parse - "auto", "on" or "off"; -1 for anything else */
@@ -167,6 +168,9 @@ static void read_idle_offsets(const struct ts_btf *b, struct offsets *o)
 	if (!ts_btf_member_size(b, "tick_sched", "nohz_mode", &size) && size == 4 &&
 	    !ts_btf_enum_value(b, "NOHZ_MODE_INACTIVE", &o->nohz_inactive))
 		o->nohz_mode = member(b, "tick_sched", "nohz_mode", NULL);
+	o->idle_entry = -1;
+	if (!ts_btf_member_size(b, "tick_sched", "idle_entrytime", &size) && size == 8)
+		o->idle_entry = member(b, "tick_sched", "idle_entrytime", NULL);
 	ti = member(b, "task_struct", "thread_info", NULL);
 	flags = member(b, "thread_info", "flags", NULL);
 	o->ti_flags = ti >= 0 && flags >= 0 ? ti + flags : -1;
@@ -240,9 +244,10 @@ static long long from_ts(const uint64_t *var, int v, long off)
 
 /*
  * can_stop_idle_tick(cpu, ts)'s entry: cpu, caller, and what it will test
- * (probedec.c, idle_reason()): mode (NOHZ), tif (the current task's flags),
- * softirq (pending), tdc (tick_do_timer_cpu), full (nohz_full CPUs
- * around), onlineN (64 CPUs of the online mask each).  A field that cannot
+ * (probedec.c, idle_reason()): mode (NOHZ), entry (ts->idle_entrytime:
+ * which idle period), tif (the current task's flags), softirq (pending),
+ * tdc (tick_do_timer_cpu), full (nohz_full CPUs around), onlineN (64 CPUs
+ * of the online mask each).  A field that cannot
  * be read is left out; its reasons stay IDLE_REFUSED.
  */
 static int idle_definition(const struct offsets *o, const uint64_t *var,
@@ -255,6 +260,8 @@ static int idle_definition(const struct offsets *o, const uint64_t *var,
 	if (o->idle_ts_arg > 0 && var[V_TICK_CPU_SCHED]) {
 		if (o->nohz_mode >= 0)
 			r |= add(buf, &len, " mode=+%ld($arg2):s32", o->nohz_mode);
+		if (o->idle_entry >= 0)
+			r |= add(buf, &len, " entry=+%ld($arg2):s64", o->idle_entry);
 		if (o->cur_var >= 0 && var[o->cur_var] && o->ti_flags >= 0)
 			r |= add(buf, &len, " tif=+%ld(%+lld($arg2)):u64", o->ti_flags,
 				 from_ts(var, o->cur_var, o->cur_off));
@@ -352,7 +359,7 @@ static void note_gaps(struct ts_probes *p, int id, const char *def, int have_btf
 	if (id == TS_PROBE_IDLE_CHECK) {
 		/* the NOHZ mode: a field, or the state at the start (nohz_active) */
 		if (!strstr(def, " tif=") || !strstr(def, " softirq=") || !strstr(def, " tdc=") ||
-		    !strstr(def, " full=") || !strstr(def, " online0=") ||
+		    (!strstr(def, " full=") && !p->no_nohz_full) || !strstr(def, " online0=") ||
 		    (!strstr(def, " mode=") && !p->nohz_known))
 			p->gap[TS_GAP_IDLE_REASON] = have_btf ? TS_PW_NO_ADDRESS : TS_PW_NO_BTF;
 		return;
@@ -459,6 +466,7 @@ static void pair_idle_probes(struct ts_probes *p)
 	if (p->why[a] == TS_PW_PLACED)
 		a = b, b = TS_PROBE_IDLE_CHECK;
 	/* now a failed, b was placed */
+	p->gap[TS_GAP_IDLE_REASON] = 0;
 	if (p->dev[b]) {
 		tracefs_dynevent_destroy(p->dev[b], true);
 		tracefs_dynevent_free(p->dev[b]);
@@ -558,6 +566,12 @@ int ts_probes_place(struct ts_probes *p, int mode, const int need[TS_NR_PARTS],
 	}
 	have_btf = !read_offsets(&o);
 	read_nohz_active(p, &o);
+	/*
+	 * Data symbols are listed (the timekeeper's), but neither of NO_HZ_FULL:
+	 * a kernel built without it, where no CPU is nohz_full
+	 */
+	p->no_nohz_full = addr[V_TICK_DO_TIMER_CPU] && !var[V_NOHZ_FULL_RUNNING].count &&
+			  !var[V_NOHZ_FULL_MASK].count;
 	for (int i = 0; i < TS_NR_PROBES; i++) {
 		if (p->why[i] != TS_PW_PLACED)
 			continue;
@@ -647,8 +661,11 @@ char *ts_probes_mark(const struct ts_probes *p)
 		if (p->nohz_inactive >= 0)
 			len += snprintf(t + len, cap - len, " nohz_inactive=%lld", p->nohz_inactive);
 		len += snprintf(t + len, cap - len, " tif_need_resched=%d", p->tif_need_resched);
+		if (p->no_nohz_full)
+			len += snprintf(t + len, cap - len, " no_nohz_full=1");
+		/* word 0 always: known, if no CPU is in NOHZ mode */
 		for (int w = 0; p->nohz_known && w < (int)(sizeof(p->nohz_active) / 8); w++)
-			if (p->nohz_active[w])
+			if (p->nohz_active[w] || !w)
 				len += snprintf(t + len, cap - len, " nohz_active.%d=0x%llx", w,
 						(unsigned long long)p->nohz_active[w]);
 	}
@@ -663,9 +680,39 @@ char *ts_probes_mark(const struct ts_probes *p)
 	return t;
 }
 
+/*
+ * Probe hits the kernel could not report (kprobe_profile's third column):
+ * a return probe that ran out of instances, a probe hit inside another.
+ * Those decisions are missing from the recording: said, never hidden.
+ */
+static void say_missed(const struct ts_probes *p)
+{
+	char *text = tracefs_instance_file_read(NULL, "kprobe_profile", NULL);
+	char *line, *save = NULL;
+	size_t n = strlen(p->group);
+
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[128];
+		unsigned long long hits, missed;
+
+		if (sscanf(line, " %127s %llu %llu", name, &hits, &missed) == 3 &&
+		    !strncmp(name, p->group, n) && name[n] == '/' && missed)
+			err_msg("warning: probes: %s missed %llu hits (%llu reported): what they "
+				"saw is missing from the recording\n", name, missed, hits);
+	}
+	free(text);
+}
+
 /* ts_probes_remove - remove the probes created (after the instance is gone) */
 void ts_probes_remove(struct ts_probes *p)
 {
+	int any = 0;
+
+	for (int i = 0; i < TS_NR_PROBES; i++)
+		any |= p->dev[i] != NULL;
+	if (any)
+		say_missed(p);
 	for (int i = 0; i < TS_NR_PROBES; i++) {
 		if (!p->dev[i])
 			continue;

@@ -35,6 +35,7 @@ struct ts_probes {
 	long long nohz_inactive;		/* NOHZ_MODE_INACTIVE; -1: no mode read */
 	int tif_need_resched;			/* -1: need_resched() not read */
 	int nohz_known;
+	int no_nohz_full;			/* no NO_HZ_FULL symbol: nobody is nohz_full */
 	uint64_t nohz_active[16];		/* CPUs in NOHZ mode at the start */
 };
 
