@@ -17,6 +17,7 @@
 #include "analysis.h"
 #include "decode.h"
 #include "unit_run.h"
+#include "unit_formats.h"
 
 #define SLEEP_LENGTH	0xffffffff81000000ULL	/* tick_nohz_get_sleep_length() */
 #define STOP_PATH	0xffffffff81000400ULL	/* __tick_nohz_idle_stop_tick() */
@@ -29,17 +30,6 @@ enum { NEED_RESCHED = 8, SOFTIRQ, TIMEKEEPING, NO_TIMEKEEPER = 6, NOHZ_INACTIVE 
 	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n" \
 	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
-
-/* a stock kernel's tick_stop: what the decoder needs first */
-static const char tick_stop_fmt[] =
-	"name: tick_stop\nID: 41\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-	"\tfield:int success;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield:int dependency;\toffset:12;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"success=%d\", REC->success\n";
 
 /* As the kernel writes a kprobe event's format: the fetch args packed. */
 static const char check_fmt[] =

@@ -24,6 +24,7 @@
 #include "tracedat.h"
 #include "util.h"
 #include "unit_run.h"
+#include "unit_formats.h"
 
 #define MS	1000000ULL
 #define S	1000000000ULL
@@ -42,15 +43,6 @@ static char *fixture(const char *name)
 
 /* ---- the tick's hrtimer, by name ---- */
 
-static const char tick_stop_fmt[] =
-	"name: tick_stop\nID: 41\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-	"\tfield:int success;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield:int dependency;\toffset:12;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"success=%d\", REC->success\n";
 static const char hrtimer_fmt[] =
 	"name: hrtimer_expire_entry\nID: 42\nformat:\n"
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
