@@ -22,6 +22,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 SCHEMA = "tickstat-report/1"
 CSV_HEADER = ["kind", "cpu", "start_ns", "end_ns", "tick", "idle", "reasons", "task"]
@@ -205,9 +206,8 @@ def reason_name(r: dict) -> str:
 def draw_reasons(ax, report: dict) -> None:
     """Per CPU: a bar of the window by tick state (stopped, running, unknown),
     then a bar per reason beside it, never stacked: reasons can hold the tick
-    at the same time, so each is at most the running time.  Heights are % of
-    the window; each reason's label is its share of the running time, the
-    table's "share" column."""
+    at the same time, so each is at most the running time.  Every height and
+    every label is a % of the CPU's window, one denominator for all."""
     extra: dict[str, str] = {}
     cpus = report["cpus"]
     names = sorted({reason_name(r) for c in cpus for r in c["reasons"] if r["time_ns"]})
@@ -235,26 +235,26 @@ def draw_reasons(ax, report: dict) -> None:
                 continue
             held += t
             colour = reason_colour(name, extra)
-            bar = ax.bar([x0 + (k + 1) * width], [t / window * 100], width=width,
-                         color=colour)[0]
+            pct = t / window * 100
+            bar = ax.bar([x0 + (k + 1) * width], [pct], width=width, color=colour)[0]
             bar.set_gid(f"reason:{c['cpu']}:{name}")
             handles[name] = Patch(facecolor=colour, label=name)
-            if running:
-                label = ax.text(bar.get_x() + width / 2, bar.get_height(),
-                                f"{t / running * 100:.0f}%", ha="center", va="bottom", fontsize=6)
-                label.set_gid(f"reason-share:{c['cpu']}:{name}")
-        if running and held > running * 1.0005:
-            overlaps.append(f"CPU{c['cpu']}: {held / running * 100:.1f}%")
+            label = ax.text(bar.get_x() + width / 2, bar.get_height(), f"{pct:.1f}%",
+                            ha="center", va="bottom", fontsize=6)
+            label.set_gid(f"reason-share:{c['cpu']}:{name}")
+        if held > running * 1.0005:
+            overlaps.append(f"CPU{c['cpu']} {held / window * 100:.1f}% "
+                            f"(running {running / window * 100:.1f}%)")
     ax.set_xticks(range(len(cpus)))
     ax.set_xticklabels([f"CPU{c['cpu']}" for c in cpus], fontsize=8)
-    ax.set_ylabel("% of the window")
+    ax.set_ylabel("% of the CPU's window (bars and labels)")
     ax.set_ylim(0, 105)
-    ax.set_title("Tick state, and why the tick ran (labels: share of the running time)",
+    ax.set_title("Tick state, and how long each reason held the tick (% of the window)",
                  fontsize=9)
     ax.legend(handles=list(handles.values()), fontsize=7, loc="upper center",
               bbox_to_anchor=(0.5, -0.08), ncol=4, frameon=False)
     if overlaps:
-        note = ax.text(0.01, 0.99, "reasons overlap (held the tick at once), their shares add "
+        note = ax.text(0.01, 0.99, "reasons overlap (held the tick at once), their times add "
                        "to: " + ", ".join(overlaps), transform=ax.transAxes, va="top", fontsize=7)
         note.set_gid("reasons-overlap")
     if not names:
@@ -264,9 +264,9 @@ def draw_reasons(ax, report: dict) -> None:
 
 
 def draw_durations(ax, report: dict, merge: bool = False) -> None:
-    """Complete stopped intervals as a log2 histogram; intervals cut by the
-    window or a gap ("open") apart, hatched, at their mean length, which is
-    a lower bound."""
+    """Complete stopped intervals as a log2 histogram, each bar exactly its
+    bucket [lt/2, lt); intervals cut by the window or a gap ("open") apart,
+    hatched, at their mean length, which is a lower bound."""
     series = {}
     opened = {}
     for c in report["cpus"]:
@@ -286,10 +286,9 @@ def draw_durations(ax, report: dict, merge: bool = False) -> None:
         if not hist:
             continue
         edges = sorted(hist)
-        # bucket [lt/2, lt): draw a bar at its geometric middle
-        xs = [lt / 1e9 / 1.414 for lt in edges]
-        bars = ax.bar(xs, [hist[e] for e in edges], width=[lt / 1e9 / 2 for lt in edges],
-                      alpha=0.6, label=name, align="center", color=colours[name])
+        bars = ax.bar([lt / 2e9 for lt in edges], [hist[e] for e in edges],
+                      width=[lt / 2e9 for lt in edges], alpha=0.6, label=name, align="edge",
+                      color=colours[name])
         for bar, lt in zip(bars, edges):
             bar.set_gid(f"duration:{name}:{lt}")
         plotted += 1
@@ -301,7 +300,8 @@ def draw_durations(ax, report: dict, merge: bool = False) -> None:
         bar.set_gid(f"open:{name}")
     ax.set_xscale("log")
     ax.set_xlabel("stopped interval (s), log2 buckets; open: mean length so far")
-    ax.set_ylabel("intervals")
+    ax.set_ylabel("intervals (count)")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title("How long the tick stayed stopped (complete intervals; hatched: open, "
                  "cut by the window)", fontsize=9)
     if plotted or opened:
@@ -412,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="tickplot", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     for name, help_ in (("timeline", "tick state per CPU over time"),
-                        ("reasons", "time per reason, per CPU (stacked bars)"),
+                        ("reasons", "tick state and time per reason, per CPU (%% of the window)"),
                         ("durations", "histogram of stopped intervals"),
                         ("summary", "one page: timeline, reasons, durations"),
                         ("compare", "two reports side by side")):

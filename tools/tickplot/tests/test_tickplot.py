@@ -4,7 +4,9 @@ The fixtures (tests/fixtures/demo.json, demo.csv) come from a guest run of
 make demo: a lone task on CPU 1, two tasks on CPU 2, a POSIX CPU timer on
 CPU 3.  Each test reads the drawn artists back by their gid.
 """
+import contextlib
 import csv
+import io
 import json
 import sys
 import tempfile
@@ -134,7 +136,7 @@ class ReasonsDurationsTest(unittest.TestCase):
 
     def test_reasons_never_exceed_the_running_time(self):
         """Reasons are side by side, each at most the running time; the state
-        bar shows stopped, running and unknown; labels are the table's share."""
+        bar shows stopped, running and unknown."""
         report = json.loads(json.dumps(self.report))
         c2 = next(c for c in report["cpus"] if c["cpu"] == 2)
         # RCU held the tick during most of SCHED's time: they overlap
@@ -158,11 +160,39 @@ class ReasonsDurationsTest(unittest.TestCase):
         self.assertAlmostEqual(states["state:3:unknown"][0].get_height(), 100)
         self.assertEqual(states["state:3:stopped"][0].get_height(), 0)
         labels = {t.get_gid(): t.get_text() for t in ax.texts if t.get_gid()}
-        sched = next(r for r in c2["reasons"] if r["reason"] == "SCHED")
-        self.assertEqual(labels["reason-share:2:SCHED@CPU"],
-                         f"{sched['time_ns'] / c2['running_ns'] * 100:.0f}%")
-        self.assertIn("CPU2", labels["reasons-overlap"])
+        # the overlap is said in the plot's unit: % of the window, with the running time
+        held = sum(r["time_ns"] for r in c2["reasons"]) / c2["window_ns"] * 100
+        self.assertIn(f"CPU2 {held:.1f}% (running {c2['running_ns'] / c2['window_ns'] * 100:.1f}%)",
+                      labels["reasons-overlap"])
         plt.close(fig)
+
+    def test_labels_and_bars_share_one_denominator(self):
+        """Each reason's label is its bar's height, in the axis's unit (% of the
+        CPU's window), for every CPU of every fixture; the axis says so."""
+        reports = [self.report]
+        # a CPU whose running time is a small part of the window: shares of the
+        # running time and of the window differ most
+        c2 = json.loads(json.dumps(self.report))
+        for c in c2["cpus"]:
+            c["reasons"] = [dict(r, time_ns=r["time_ns"] // 4) for r in c["reasons"]]
+        reports.append(c2)
+        for report in reports:
+            fig, ax = plt.subplots()
+            tickplot.draw_reasons(ax, report)
+            labels = {t.get_gid(): t for t in ax.texts if t.get_gid()}
+            bars = by_gid(fig, "reason:")
+            self.assertTrue(bars)
+            for gid, (bar,) in bars.items():
+                label = labels[gid.replace("reason:", "reason-share:")]
+                self.assertEqual(label.get_text(), f"{bar.get_height():.1f}%", gid)
+                self.assertAlmostEqual(label.get_position()[1], bar.get_height())
+                cpu = next(c for c in report["cpus"] if gid.startswith(f"reason:{c['cpu']}:"))
+                t = sum(r["time_ns"] for r in cpu["reasons"]
+                        if gid == f"reason:{cpu['cpu']}:{tickplot.reason_name(r)}")
+                self.assertAlmostEqual(bar.get_height(), t / cpu["window_ns"] * 100)
+            self.assertIn("% of the CPU's window", ax.get_ylabel())
+            self.assertIn("labels", ax.get_ylabel())
+            plt.close(fig)
 
     def test_open_intervals_apart(self):
         """A CPU tickless for the whole window has no complete interval, but
@@ -194,6 +224,22 @@ class ReasonsDurationsTest(unittest.TestCase):
         total = sum(b[0].get_height() for b in bars.values())
         self.assertEqual(total, sum(c["stopped_intervals"]["count"] for c in self.report["cpus"]))
         plt.close(fig)
+
+
+    def test_duration_bars_cover_their_buckets(self):
+        """A bucket holds lengths from lt/2 up to lt (docs/metrics.md): its bar
+        spans exactly that, on the axis of interval lengths in seconds."""
+        for merge in (False, True):
+            fig, ax = plt.subplots()
+            tickplot.draw_durations(ax, self.report, merge)
+            bars = by_gid(fig, "duration:")
+            self.assertTrue(bars)
+            for gid, (bar,) in bars.items():
+                lt = int(gid.rsplit(":", 1)[1])
+                self.assertAlmostEqual(bar.get_x(), lt / 2e9, places=12, msg=gid)
+                self.assertAlmostEqual(bar.get_x() + bar.get_width(), lt / 1e9, places=12,
+                                       msg=gid)
+            plt.close(fig)
 
 
 class CompareAndCliTest(unittest.TestCase):
@@ -252,6 +298,16 @@ class CompareAndCliTest(unittest.TestCase):
             rc = tickplot.main(["compare", str(FIX / "demo.json"), str(FIX / "demo.json"),
                                 "-o", str(Path(d) / "c.png")])
             self.assertEqual(rc, 0)
+
+    def test_help(self):
+        """--help of tickplot and of each picture prints its usage, exit 0."""
+        for argv in (["--help"], *([name, "--help"] for name in
+                                   ("timeline", "reasons", "durations", "summary", "compare"))):
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out), self.assertRaises(SystemExit) as e:
+                tickplot.main(argv)
+            self.assertEqual(e.exception.code, 0, argv)
+            self.assertIn("usage: tickplot", out.getvalue())
 
     def test_bad_input(self):
         with tempfile.TemporaryDirectory() as d:
