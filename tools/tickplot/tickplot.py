@@ -38,6 +38,8 @@ PALETTE = {
     "TIMER_SOFTIRQ": "#aec7e8", "SOFTIRQ": "#c5b0d5", "NEED_RESCHED": "#f7b6d2",
     "UNREPORTED": "#7f7f7f", "NOT_NOHZ_FULL": "#c49c94",
 }
+# compare warns when the windows' lengths differ by more than this share of the longer
+WINDOW_TOLERANCE = 0.10
 EXTRA = ["#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd"]
 
 
@@ -52,6 +54,17 @@ def reason_colour(name: str, extra: dict[str, str]) -> str:
     if base not in extra:
         extra[base] = EXTRA[len(extra) % len(EXTRA)]
     return extra[base]
+
+
+def cpu_list(cpus) -> str:
+    """CPU numbers as ranges, the way tickstat writes them: 0-3,6."""
+    runs: list[list[int]] = []
+    for c in sorted(set(cpus)):
+        if runs and runs[-1][1] == c - 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    return ",".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs) or "none"
 
 
 def load_json(path: Path) -> dict:
@@ -312,16 +325,44 @@ def draw_durations(ax, report: dict, merge: bool = False) -> None:
 
 
 def top_reasons(c: dict, n: int = 2) -> str:
+    """The reasons that held the tick longest, as % of the CPU's window, so
+    that windows of different lengths compare."""
     rs = sorted((r for r in c["reasons"] if r["time_ns"]), key=lambda r: -r["time_ns"])[:n]
-    return ", ".join(f"{reason_name(r)} {r['time_ns'] / 1e9:.3f}s" for r in rs) or "none"
+    window = c["window_ns"] or 1
+    return ", ".join(f"{reason_name(r)} {r['time_ns'] / window * 100:.1f}%" for r in rs) or "none"
 
 
 def share(v) -> str:
     return "-" if v is None else f"{v * 100:.2f}%"
 
 
+def seconds(report: dict) -> float:
+    return report["window"]["duration_ns"] / 1e9
+
+
+def window_warning(a: dict, b: dict, labels: tuple[str, str]) -> str | None:
+    """A note when the two windows' lengths differ by more than WINDOW_TOLERANCE
+    of the longer: the rates and shares are normalised, but they describe
+    stretches of different length."""
+    ta, tb = seconds(a), seconds(b)
+    if abs(ta - tb) <= WINDOW_TOLERANCE * max(ta, tb):
+        return None
+    return (f"the windows differ in length: {labels[0]} {ta:.3f} s, {labels[1]} {tb:.3f} s "
+            f"(more than {WINDOW_TOLERANCE:.0%}); every number is per second or a share "
+            "of its own window")
+
+
+# (title, JSON key, scale to the axis unit, axis label)
+COMPARED = (("tickless share of the known time", "tickless_share", 100,
+             "% of the known time (stopped + running)"),
+            ("tick interrupts per second", "tick_rate_hz", 1,
+             "ticks per second of the window (Hz)"),
+            ("unknown share of the window", "unknown_share", 100, "% of the window"))
+
+
 def compare_rows(a: dict, b: dict) -> list[list[str]]:
-    """Per CPU: tickless share, busy share, tick rate, top reasons, before and after."""
+    """Per CPU: tickless share, busy share, tick rate, unknown share, top
+    reasons (% of the window), before and after."""
     rows = []
     bcpus = {c["cpu"]: c for c in b["cpus"]}
     for ca in a["cpus"]:
@@ -331,12 +372,14 @@ def compare_rows(a: dict, b: dict) -> list[list[str]]:
         rate = lambda c: "-" if c["tick_rate_hz"] is None else f"{c['tick_rate_hz']:.1f}"
         rows.append([f"CPU{ca['cpu']}", share(ca["tickless_share"]), share(cb["tickless_share"]),
                      share(ca["busy_tickless_share"]), share(cb["busy_tickless_share"]),
-                     rate(ca), rate(cb), top_reasons(ca), top_reasons(cb)])
+                     rate(ca), rate(cb), top_reasons(ca), top_reasons(cb),
+                     share(ca["unknown_share"]), share(cb["unknown_share"])])
     return rows
 
 
 def callouts(a: dict, b: dict, labels: tuple[str, str]) -> list[str]:
-    """One line per CPU with the differences that matter."""
+    """One line per CPU with the differences that matter, each number with
+    its unit and denominator; a line per CPU that only one report has."""
     lines = []
     bcpus = {c["cpu"]: c for c in b["cpus"]}
     for ca in a["cpus"]:
@@ -344,25 +387,37 @@ def callouts(a: dict, b: dict, labels: tuple[str, str]) -> list[str]:
         if not cb:
             continue
         parts = [f"CPU{ca['cpu']}: tickless {share(ca['tickless_share'])} -> "
-                 f"{share(cb['tickless_share'])}"]
+                 f"{share(cb['tickless_share'])} of the known time"]
         if ca["tickless_share"] is not None and cb["tickless_share"] is not None:
             parts[0] += f" ({(cb['tickless_share'] - ca['tickless_share']) * 100:+.1f} points)"
+        if ca["unknown_share"] or cb["unknown_share"]:
+            parts.append(f"unknown {share(ca['unknown_share'])} -> {share(cb['unknown_share'])} "
+                         "of the window")
         if ca["tick_rate_hz"] is not None and cb["tick_rate_hz"] is not None:
             parts.append(f"ticks/s {ca['tick_rate_hz']:.1f} -> {cb['tick_rate_hz']:.1f}")
-        parts.append(f"top reasons: {top_reasons(ca)} -> {top_reasons(cb)}")
+        parts.append(f"top reasons (% of the window): {top_reasons(ca)} -> {top_reasons(cb)}")
         lines.append(";  ".join(parts))
-    return [f"{labels[0]} -> {labels[1]}"] + lines
+    acpus = {c["cpu"] for c in a["cpus"]}
+    for side, only in ((labels[0], acpus - set(bcpus)), (labels[1], set(bcpus) - acpus)):
+        if only:
+            lines.append(f"CPU {cpu_list(only)}: only in {side}, not compared")
+    return [f"{labels[0]} ({seconds(a):.3f} s window) -> {labels[1]} ({seconds(b):.3f} s window)"] \
+        + lines
 
 
 def draw_compare(fig, a: dict, b: dict, labels: tuple[str, str]) -> None:
-    grid = fig.add_gridspec(3, 2, height_ratios=[3, 0.2, 1.2])
-    rows = compare_rows(a, b)
-    cpus = [r[0] for r in rows]
-    x = list(range(len(rows)))
     bcpus = {c["cpu"]: c for c in b["cpus"]}
     pairs = [(ca, bcpus[ca["cpu"]]) for ca in a["cpus"] if ca["cpu"] in bcpus]
-    for col, (title, key, unit) in enumerate((("tickless share of known time", "tickless_share", "%"),
-                                              ("tick interrupts per second", "tick_rate_hz", "Hz"))):
+    if not pairs:
+        raise InputError(f"the reports have no CPU in common ({labels[0]}: "
+                         f"{cpu_list(c['cpu'] for c in a['cpus'])}, {labels[1]}: "
+                         f"{cpu_list(bcpus)})")
+    grid = fig.add_gridspec(3, len(COMPARED), height_ratios=[3, 0.25, 1.2])
+    cpus = [f"CPU{ca['cpu']}" for ca, _ in pairs]
+    x = list(range(len(pairs)))
+    names = [f"{labels[0]} ({seconds(a):.3f} s window)",
+             f"{labels[1]} ({seconds(b):.3f} s window)"]
+    for col, (title, key, scale, unit) in enumerate(COMPARED):
         ax = fig.add_subplot(grid[0, col])
         for off, side, label in ((-0.2, 0, labels[0]), (0.2, 1, labels[1])):
             colour = None
@@ -373,21 +428,27 @@ def draw_compare(fig, a: dict, b: dict, labels: tuple[str, str]) -> None:
                     na = ax.text(i + off, 0, "n/a", ha="center", va="bottom", fontsize=7)
                     na.set_gid(f"compare-na:{key}:{label}:{cpus[i]}")
                     continue
-                bar = ax.bar([i + off], [v * (100 if unit == "%" else 1)], width=0.4,
-                             color=colour, label=None if colour else label)[0]
+                bar = ax.bar([i + off], [v * scale], width=0.4, color=colour,
+                             label=None if colour else names[side])[0]
                 colour = bar.get_facecolor()
                 bar.set_gid(f"compare:{key}:{label}:{cpus[i]}")
         ax.set_xticks(x)
         ax.set_xticklabels(cpus)
-        ax.set_ylabel(unit)
+        ax.set_ylim(0, max(ax.get_ylim()[1], 1))
+        ax.set_ylabel(unit, fontsize=8)
         ax.set_title(title, fontsize=9)
-        ax.legend(fontsize=7)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
     text = fig.add_subplot(grid[2, :])
     text.axis("off")
     t = text.text(0, 1, "\n".join(callouts(a, b, labels)), va="top", family="monospace",
                   fontsize=7, transform=text.transAxes)
     t.set_gid("compare-callouts")
-    fig.suptitle("Before and after", fontsize=10)
+    fig.suptitle(f"Before and after: {names[0]}, {names[1]}", fontsize=10)
+    warning = window_warning(a, b, labels)
+    if warning:
+        note = fig.text(0.5, 0.93, warning, ha="center", fontsize=8, color="#b2182b")
+        note.set_gid("compare-window-warning")
 
 
 def summary(fig, report: dict, tl: Timeline) -> None:
@@ -450,8 +511,12 @@ def main(argv: list[str] | None = None) -> int:
             summary(fig, report, tl)
         else:
             labels = tuple(opts.labels.split(",", 1)) if "," in opts.labels else ("before", "after")
-            fig = plt.figure(figsize=(13, 8))
-            draw_compare(fig, load_json(opts.before), load_json(opts.after), labels)
+            a, b = load_json(opts.before), load_json(opts.after)
+            fig = plt.figure(figsize=(15, 8))
+            draw_compare(fig, a, b, labels)
+            warning = window_warning(a, b, labels)
+            if warning:
+                print(f"tickplot: warning: {warning}", file=sys.stderr)
         save(fig, opts.output)
     except InputError as e:
         print(f"tickplot: {e}", file=sys.stderr)

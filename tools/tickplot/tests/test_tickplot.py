@@ -23,6 +23,18 @@ import tickplot  # noqa: E402
 FIX = HERE.parents[2] / "tests" / "fixtures"
 
 
+def run(argv):
+    """tickplot's main() as the command line runs it: (exit status, stderr)."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            rc = tickplot.main([str(a) for a in argv])
+        except SystemExit as e:
+            rc = e.code
+    plt.close("all")
+    return rc, err.getvalue()
+
+
 def by_gid(fig, prefix):
     found = {}
     for ax in fig.axes:
@@ -242,7 +254,20 @@ class ReasonsDurationsTest(unittest.TestCase):
             plt.close(fig)
 
 
-class CompareAndCliTest(unittest.TestCase):
+def demo_with(**window):
+    """demo.json with another window length, every CPU's fields scaled along."""
+    report = tickplot.load_json(FIX / "demo.json")
+    report = json.loads(json.dumps(report))
+    old = report["window"]["duration_ns"]
+    new = window["duration_ns"]
+    report["window"]["duration_ns"] = new
+    for c in report["cpus"]:
+        c["window_ns"] = new
+        c["stopped_ns"] += new - old
+    return report
+
+
+class CompareTest(unittest.TestCase):
     def test_compare_rows(self):
         a = tickplot.load_json(FIX / "demo.json")
         b = json.loads(json.dumps(a))
@@ -264,7 +289,7 @@ class CompareAndCliTest(unittest.TestCase):
         texts = [t for ax in fig.axes for t in ax.texts if t.get_gid() == "compare-callouts"]
         self.assertEqual(len(texts), 1)
         old = a["cpus"][0]
-        want = (f"CPU1: tickless {old['tickless_share'] * 100:.2f}% -> 50.00% "
+        want = (f"CPU1: tickless {old['tickless_share'] * 100:.2f}% -> 50.00% of the known time "
                 f"({(0.5 - old['tickless_share']) * 100:+.1f} points);  "
                 f"ticks/s {old['tick_rate_hz']:.1f} -> 250.0")
         self.assertIn(want, texts[0].get_text())
@@ -287,18 +312,85 @@ class CompareAndCliTest(unittest.TestCase):
         self.assertIn("compare-na:tickless_share:new:CPU1", na)
         plt.close(fig)
 
-    def test_cli_writes_png_and_svg(self):
+    def test_window_lengths_shown_and_warned(self):
+        """Windows of 2.4 s and 3.6 s: both lengths in every legend and the
+        title, and a one-line warning on stderr and in the figure; windows
+        within the tolerance draw no warning."""
+        a = demo_with(duration_ns=2_400_000_000)
+        b = demo_with(duration_ns=3_600_000_000)
         with tempfile.TemporaryDirectory() as d:
-            for ext in ("png", "svg"):
-                out = Path(d) / f"summary.{ext}"
-                rc = tickplot.main(["summary", "--json", str(FIX / "demo.json"), "--csv",
-                                    str(FIX / "demo.csv"), "-o", str(out)])
-                self.assertEqual(rc, 0)
-                self.assertGreater(out.stat().st_size, 10000)
-            rc = tickplot.main(["compare", str(FIX / "demo.json"), str(FIX / "demo.json"),
-                                "-o", str(Path(d) / "c.png")])
+            for name, r in (("a", a), ("b", b)):
+                (Path(d) / f"{name}.json").write_text(json.dumps(r))
+            fig = plt.figure()
+            tickplot.draw_compare(fig, a, b, ("old", "new"))
+            for ax in fig.axes[:3]:
+                legend = [t.get_text() for t in ax.get_legend().get_texts()]
+                self.assertEqual(legend, ["old (2.400 s window)", "new (3.600 s window)"])
+            self.assertIn("old (2.400 s window), new (3.600 s window)",
+                          fig._suptitle.get_text())
+            warn = [t for t in fig.texts if t.get_gid() == "compare-window-warning"]
+            self.assertEqual(len(warn), 1)
+            plt.close(fig)
+            rc, err = run(["compare", Path(d) / "a.json", Path(d) / "b.json", "-o",
+                           Path(d) / "c.png"])
             self.assertEqual(rc, 0)
+            self.assertEqual(err.count("\n"), 1, err)
+            self.assertRegex(err, r"^tickplot: warning: the windows differ in length: before "
+                             r"2\.400 s, after 3\.600 s \(more than 10%\)")
+        # the tolerance: 10% of the longer window
+        self.assertIsNone(tickplot.window_warning(demo_with(duration_ns=900_000_000),
+                                                  demo_with(duration_ns=1_000_000_000), ("a", "b")))
+        self.assertIsNotNone(tickplot.window_warning(demo_with(duration_ns=899_000_000),
+                                                     demo_with(duration_ns=1_000_000_000),
+                                                     ("a", "b")))
+        self.assertEqual(tickplot.WINDOW_TOLERANCE, 0.10)
 
+    def test_compared_numbers_normalised_and_labelled(self):
+        """Every compared number has its unit and denominator: the axes name
+        them, and the top reasons are a share of each report's own window, not
+        seconds of windows of different length."""
+        a = demo_with(duration_ns=2_400_000_000)
+        b = tickplot.load_json(FIX / "demo.json")
+        fig = plt.figure()
+        tickplot.draw_compare(fig, a, b, ("old", "new"))
+        ylabels = [ax.get_ylabel() for ax in fig.axes[:3]]
+        self.assertEqual(ylabels, ["% of the known time (stopped + running)",
+                                   "ticks per second of the window (Hz)", "% of the window"])
+        text = next(t.get_text() for ax in fig.axes for t in ax.texts
+                    if t.get_gid() == "compare-callouts")
+        self.assertNotRegex(text, r"\d\.\d{3}s")
+        for report, side in ((a, 0), (b, 1)):
+            c2 = next(c for c in report["cpus"] if c["cpu"] == 2)
+            sched = next(r for r in c2["reasons"] if r["reason"] == "SCHED")
+            line = next(x for x in text.splitlines() if x.startswith("CPU2"))
+            reasons = line.split("top reasons (% of the window): ")[1].split(" -> ")[side]
+            self.assertIn(f"SCHED@CPU {sched['time_ns'] / c2['window_ns'] * 100:.1f}%", reasons)
+        # the unknown share, the tickless share's missing denominator, is drawn
+        b["cpus"][1]["unknown_share"] = 0.25
+        fig2 = plt.figure()
+        tickplot.draw_compare(fig2, a, b, ("old", "new"))
+        bar = by_gid(fig2, "compare:unknown_share:new:CPU2")["compare:unknown_share:new:CPU2"]
+        self.assertEqual(bar[0].get_height(), 25.0)
+        plt.close("all")
+
+    def test_cpus_of_one_side_are_said(self):
+        a = tickplot.load_json(FIX / "demo.json")
+        b = json.loads(json.dumps(a))
+        b["cpus"] = b["cpus"][1:]
+        fig = plt.figure()
+        tickplot.draw_compare(fig, a, b, ("old", "new"))
+        text = next(t.get_text() for ax in fig.axes for t in ax.texts
+                    if t.get_gid() == "compare-callouts")
+        self.assertIn("CPU 1: only in old, not compared", text)
+        plt.close(fig)
+        b["cpus"] = []
+        with self.assertRaises(tickplot.InputError):
+            tickplot.draw_compare(plt.figure(), a, {"cpus": [dict(a["cpus"][0], cpu=7)]},
+                                  ("old", "new"))
+        plt.close("all")
+
+
+class CliTest(unittest.TestCase):
     def test_help(self):
         """--help of tickplot and of each picture prints its usage, exit 0."""
         for argv in (["--help"], *([name, "--help"] for name in
