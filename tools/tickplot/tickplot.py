@@ -1,19 +1,28 @@
 """tickplot - pictures of where the ticks went, from tickstat's JSON and CSV.
 
 Plots: timeline (spans per CPU coloured by the reason that kept the tick,
-tick marks, idle/busy strip), reasons (stacked bars of running time per
-reason), durations (log2 histogram of stopped intervals), compare (two
-reports side by side) and summary (one page of the first three).
+tick marks, idle/busy strip), reasons (per CPU, the window by tick state and
+a bar per reason beside it), durations (log2 histogram of stopped intervals),
+compare (two reports side by side) and summary (one page of the first three).
 
 Every drawn element carries a gid ("span:CPU:CATEGORY", "ticks:CPU",
 "reason:CPU:NAME", ...) so that tests can check what was drawn.
+
+Errors a user can cause are one line on stderr, "tickplot: ...", and an exit
+status (EXIT_*): an input that cannot be read, is malformed or empty; the
+command line; the output.
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
+import math
+import os
+import stat
 import sys
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -27,6 +36,12 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 SCHEMA = "tickstat-report/1"
 CSV_HEADER = ["kind", "cpu", "start_ns", "end_ns", "tick", "idle", "reasons", "task"]
 CSV_HEADER_V1 = CSV_HEADER[:7]     # before the task column: still read
+TICK_STATES = ("stopped", "running", "unknown")
+IDLE_STATES = ("busy", "idle", "unknown")
+MAX_NS = 2**63 - 1                 # tickstat's times are u64 ns; more is not a time
+# compare warns when the windows' lengths differ by more than this share of the longer
+WINDOW_TOLERANCE = 0.10
+EXIT_INPUT, EXIT_USAGE, EXIT_OUTPUT = 1, 2, 3
 TASK_COLOURS = ["#1f77b4", "#e6550d", "#756bb1", "#31a354"]
 STOPPED = "#9ed99e"
 RUNNING = "#f4a582"
@@ -38,13 +53,33 @@ PALETTE = {
     "TIMER_SOFTIRQ": "#aec7e8", "SOFTIRQ": "#c5b0d5", "NEED_RESCHED": "#f7b6d2",
     "UNREPORTED": "#7f7f7f", "NOT_NOHZ_FULL": "#c49c94",
 }
-# compare warns when the windows' lengths differ by more than this share of the longer
-WINDOW_TOLERANCE = 0.10
 EXTRA = ["#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd"]
 
 
 class InputError(Exception):
-    """Bad input: reported as one line and exit 1."""
+    """Bad input: reported as one line, exit EXIT_INPUT."""
+    status = EXIT_INPUT
+
+
+class UsageError(InputError):
+    """A command line that cannot work (labels, output name): exit EXIT_USAGE."""
+    status = EXIT_USAGE
+
+
+class OutputError(InputError):
+    """The picture cannot be written: exit EXIT_OUTPUT."""
+    status = EXIT_OUTPUT
+
+
+def one_line(text: str) -> str:
+    """Control characters (a newline in a file name) escaped: a message stays one line."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(text))
+
+
+def plain(text) -> str:
+    """Text from the data, drawn as it is: matplotlib would read "$...$" as
+    mathematics (and fail on an unknown command in a task's name)."""
+    return one_line(text).replace("$", r"\$")
 
 
 def reason_colour(name: str, extra: dict[str, str]) -> str:
@@ -67,21 +102,135 @@ def cpu_list(cpus) -> str:
     return ",".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs) or "none"
 
 
-def load_json(path: Path) -> dict:
-    try:
-        data = json.loads(Path(path).read_text())
-    except OSError as e:
-        raise InputError(f"{path}: {e.strerror}") from e
-    except json.JSONDecodeError as e:
-        raise InputError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from e
+# --- the JSON report -----------------------------------------------------------------------
+
+class Fields:
+    """Typed access to a report's fields: a missing or mistyped field is an
+    InputError naming the file and the field, never a KeyError later."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def bad(self, where: str, what: str):
+        raise InputError(f"{self.path}: {where}: {what}")
+
+    def get(self, obj: dict, key: str, where: str, kinds: tuple, null: bool = False,
+            default=KeyError):
+        if key not in obj:
+            if default is not KeyError:
+                return default
+            self.bad(f"{where}{key}", "missing")
+        v = obj[key]
+        if v is None and null:
+            return None
+        if isinstance(v, bool) or not isinstance(v, kinds):
+            want = "/".join(k.__name__ for k in kinds) + (" or null" if null else "")
+            self.bad(f"{where}{key}", f"expected {want}, got {one_line(repr(v))[:40]}")
+        return v
+
+    def ns(self, obj: dict, key: str, where: str, null: bool = False):
+        v = self.get(obj, key, where, (int,), null)
+        if v is not None and not 0 <= v <= MAX_NS:
+            self.bad(f"{where}{key}", f"{v} is not a time in ns")
+        return v
+
+    def number(self, obj: dict, key: str, where: str, hi: float = math.inf, null: bool = True):
+        v = self.get(obj, key, where, (int, float), null)
+        if v is not None and not (math.isfinite(v) and 0 <= v <= hi):
+            self.bad(f"{where}{key}", f"{v} is out of range (0 to {hi:g})")
+        return v
+
+
+def check_cpu(f: Fields, c, i: int) -> None:
+    """The fields of one CPU that the pictures read."""
+    where = f"cpus[{i}]."
+    if not isinstance(c, dict):
+        f.bad(f"cpus[{i}]", "not an object")
+    cpu = f.get(c, "cpu", where, (int,))
+    if not 0 <= cpu < 1 << 20:
+        f.bad(f"{where}cpu", f"{cpu} is not a CPU number")
+    where = f"CPU {cpu}: "
+    window = f.ns(c, "window_ns", where)
+    states = sum(f.ns(c, k, where) for k in ("stopped_ns", "running_ns", "unknown_ns"))
+    if states != window:
+        f.bad(f"CPU {cpu}", f"stopped + running + unknown = {states} ns, window_ns {window}")
+    for key in ("tickless_share", "busy_tickless_share", "unknown_share"):
+        f.number(c, key, where, 1.0)
+    f.number(c, "tick_rate_hz", where)
+    f.ns(c, "ticks", where, null=True)
+    for k, r in enumerate(f.get(c, "reasons", where, (list,))):
+        if not isinstance(r, dict):
+            f.bad(f"{where}reasons[{k}]", "not an object")
+        f.get(r, "reason", f"{where}reasons[{k}].", (str,))
+        f.get(r, "scope", f"{where}reasons[{k}].", (str,), null=True, default=None)
+        f.ns(r, "time_ns", f"{where}reasons[{k}].")
+    iv = f.get(c, "stopped_intervals", where, (dict,))
+    w = f"{where}stopped_intervals."
+    f.ns(iv, "open", w)
+    f.ns(iv, "open_total_ns", w)
+    f.ns(iv, "count", w)
+    for k, h in enumerate(f.get(iv, "log2_histogram", w, (list,))):
+        if not isinstance(h, dict):
+            f.bad(f"{w}log2_histogram[{k}]", "not an object")
+        if not f.ns(h, "lt_ns", f"{w}log2_histogram[{k}].") > 0:
+            f.bad(f"{w}log2_histogram[{k}].lt_ns", "0 is no bucket")
+        f.ns(h, "count", f"{w}log2_histogram[{k}].")
+    for k, t in enumerate(f.get(c, "co_runners", where, (list,), null=True, default=None) or []):
+        if not isinstance(t, dict):
+            f.bad(f"{where}co_runners[{k}]", "not an object")
+        f.get(t, "pid", f"{where}co_runners[{k}].", (int,))
+        f.get(t, "comm", f"{where}co_runners[{k}].", (str,), null=True)
+
+
+def check_report(data, path: Path) -> dict:
+    """What the pictures read of a report, checked: types, ranges, and a window
+    and CPUs to draw."""
+    f = Fields(path)
     if not isinstance(data, dict) or "schema" not in data:
         raise InputError(f"{path}: not a tickstat report (no schema)")
     if data["schema"] != SCHEMA:
-        raise InputError(f"{path}: schema {data['schema']!r}, tickplot reads {SCHEMA!r}")
-    if not isinstance(data.get("cpus"), list) or "window" not in data:
-        raise InputError(f"{path}: malformed report (no cpus or window)")
+        raise InputError(f"{path}: schema {one_line(repr(data['schema']))[:60]}, "
+                         f"tickplot reads {SCHEMA!r}")
+    src = f.get(data, "source", "", (dict,))
+    f.get(src, "kind", "source.", (str,))
+    f.get(src, "kernel", "source.", (str,), null=True, default=None)
+    window = f.get(data, "window", "", (dict,))
+    duration = f.ns(window, "duration_ns", "window.")
+    f.ns(window, "start_ns", "window.")
+    f.ns(window, "end_ns", "window.")
+    if duration == 0:
+        raise InputError(f"{path}: the window is empty (0 ns): nothing to draw")
+    cpus = f.get(data, "cpus", "", (list,))
+    if not cpus:
+        raise InputError(f"{path}: the report has no CPU: nothing to draw")
+    for i, c in enumerate(cpus):
+        check_cpu(f, c, i)
+    seen = [c["cpu"] for c in cpus]
+    if len(set(seen)) != len(seen):
+        raise InputError(f"{path}: a CPU appears twice in cpus")
     return data
 
+
+def no_constant(name: str):
+    raise ValueError(f"{name} is not a number in JSON")
+
+
+def load_json(path: Path) -> dict:
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+        data = json.loads(text, parse_constant=no_constant)
+    except OSError as e:
+        raise InputError(f"{path}: {e.strerror}") from e
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: not UTF-8 text (byte {e.start})") from e
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from e
+    except (ValueError, RecursionError) as e:
+        raise InputError(f"{path}: not a tickstat report ({e})") from e
+    return check_report(data, path)
+
+
+# --- the CSV timeline ----------------------------------------------------------------------
 
 class Timeline:
     """The CSV timeline grouped per CPU: spans by category, tick times."""
@@ -97,6 +246,13 @@ class Timeline:
         self.task_held: dict[int, dict[int, float]] = defaultdict(lambda: defaultdict(float))
         self.ticks: dict[int, list[float]] = defaultdict(list)
         self.end = 0.0
+        # where each CPU's rows end, in ns
+        self.end_ns: dict[int, int] = {}
+        self.span_end: dict[int, int] = {}
+        self.rows = 0
+
+    def cpus(self) -> set[int]:
+        return set(self.end_ns)
 
 
 def span_category(row: dict) -> str:
@@ -107,45 +263,85 @@ def span_category(row: dict) -> str:
     return row["reasons"].split("+")[0] if row["reasons"] else "UNREPORTED"
 
 
+def csv_int(text: str, what: str, hi: int = MAX_NS) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise ValueError(f"{what} {one_line(repr(text))[:40]} is not a number") from None
+    if not 0 <= v <= hi:
+        raise ValueError(f"{what} {v} is out of range")
+    return v
+
+
+def add_row(tl: Timeline, row: dict) -> None:
+    """One row into the timeline; ValueError says what is wrong with it."""
+    cpu = csv_int(row["cpu"], "cpu", 1 << 20)
+    start, end = csv_int(row["start_ns"], "start_ns"), csv_int(row["end_ns"], "end_ns")
+    if end < start:
+        raise ValueError("span ends before it starts")
+    if row["kind"] == "tick":
+        tl.ticks[cpu].append(start / 1e9)
+        tl.end_ns[cpu] = max(tl.end_ns.get(cpu, 0), end)
+    elif row["kind"] == "span":
+        if row["tick"] not in TICK_STATES or row["idle"] not in IDLE_STATES:
+            raise ValueError(f"tick {one_line(row['tick'])[:20]!r}, idle "
+                             f"{one_line(row['idle'])[:20]!r}: not a state")
+        if start < tl.span_end.get(cpu, 0):
+            raise ValueError(f"CPU {cpu}'s span starts at {start} ns, before its previous "
+                             f"one ends ({tl.span_end[cpu]} ns)")
+        tl.span_end[cpu] = end
+        tl.end_ns[cpu] = max(tl.end_ns.get(cpu, 0), end)
+        s, d = start / 1e9, (end - start) / 1e9
+        tl.spans[cpu][span_category(row)].append((s, d))
+        if row["idle"] == "busy":
+            tl.busy[cpu].append((s, d))
+            pid = csv_int(row["task"], "task", 1 << 31) if row.get("task") else -1
+            if pid > 0:
+                tl.task_spans[cpu][pid].append((s, d))
+                if row["tick"] == "running":
+                    tl.task_held[cpu][pid] += d
+    else:
+        raise ValueError(f"unknown kind {one_line(row['kind'])[:20]!r}")
+    tl.end = max(tl.end, end / 1e9)
+    tl.rows += 1
+
+
+def utf8_lines(f, path: Path):
+    """A binary file's lines as text, line by line, so that a byte that is not
+    UTF-8 is reported with its line number."""
+    for lineno, raw in enumerate(f, start=1):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InputError(f"{path}:{lineno}: not UTF-8 text (byte {e.start + 1})") from e
+
+
 def load_csv(path: Path) -> Timeline:
     tl = Timeline()
     try:
-        with open(path, newline="") as f:
-            reader = csv.reader(f)
-            header = next(reader, None)
-            if header not in (CSV_HEADER, CSV_HEADER_V1):
-                raise InputError(f"{path}: not a tickstat CSV timeline (header {header})")
-            for lineno, fields in enumerate(reader, start=2):
-                if len(fields) != len(header):
-                    raise InputError(f"{path}:{lineno}: {len(fields)} fields, expected "
-                                     f"{len(header)}")
-                row = dict(zip(header, fields))
-                try:
-                    cpu, start, end = int(row["cpu"]), int(row["start_ns"]) / 1e9, \
-                        int(row["end_ns"]) / 1e9
-                except ValueError as e:
-                    raise InputError(f"{path}:{lineno}: {e}") from e
-                if end < start:
-                    raise InputError(f"{path}:{lineno}: span ends before it starts")
-                tl.end = max(tl.end, end)
-                if row["kind"] == "tick":
-                    tl.ticks[cpu].append(start)
-                elif row["kind"] == "span":
-                    tl.spans[cpu][span_category(row)].append((start, end - start))
-                    if row["idle"] == "busy":
-                        tl.busy[cpu].append((start, end - start))
-                        try:
-                            pid = int(row.get("task") or -1)
-                        except ValueError as e:
-                            raise InputError(f"{path}:{lineno}: task {row['task']!r}") from e
-                        if pid > 0:
-                            tl.task_spans[cpu][pid].append((start, end - start))
-                            if row["tick"] == "running":
-                                tl.task_held[cpu][pid] += end - start
-                else:
-                    raise InputError(f"{path}:{lineno}: unknown kind {row['kind']!r}")
+        with open(path, "rb") as f:
+            reader = csv.reader(utf8_lines(f, path), strict=True)
+            try:
+                header = next(reader, None)
+                if header is None:
+                    raise InputError(f"{path}: empty file, not a tickstat CSV timeline")
+                if header not in (CSV_HEADER, CSV_HEADER_V1):
+                    raise InputError(f"{path}: not a tickstat CSV timeline (header "
+                                     f"{one_line(','.join(header))[:80]!r})")
+                for fields in reader:
+                    if len(fields) != len(header):
+                        raise InputError(f"{path}:{reader.line_num}: {len(fields)} fields, "
+                                         f"expected {len(header)}")
+                    try:
+                        add_row(tl, dict(zip(header, fields)))
+                    except ValueError as e:
+                        raise InputError(f"{path}:{reader.line_num}: {e}") from e
+            except csv.Error as e:
+                raise InputError(f"{path}:{reader.line_num}: not CSV ({e})") from e
     except OSError as e:
         raise InputError(f"{path}: {e.strerror}") from e
+    if not tl.rows:
+        raise InputError(f"{path}: no rows: nothing to draw")
     return tl
 
 
@@ -157,6 +353,8 @@ def co_runner_names(report: dict | None) -> dict[int, str]:
             names[t["pid"]] = f"{t['comm'] or '?'}({t['pid']})"
     return names
 
+
+# --- pictures ------------------------------------------------------------------------------
 
 def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None,
                   task_names: dict[int, str] | None = None) -> None:
@@ -188,7 +386,7 @@ def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None,
             coll = ax.broken_barh(tl.task_spans[cpu][pid], (y + 0.1, 0.1), facecolors=colour,
                                   linewidth=0)
             coll.set_gid(f"task:{cpu}:{pid}")
-            label = ax.text(1.002, y + 0.15 - 0.12 * k, task_names.get(pid, f"pid {pid}"),
+            label = ax.text(1.002, y + 0.15 - 0.12 * k, plain(task_names.get(pid, f"pid {pid}")),
                             color=colour, fontsize=6, va="center",
                             transform=ax.get_yaxis_transform())
             label.set_gid(f"task-label:{cpu}:{pid}")
@@ -204,7 +402,7 @@ def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None,
     ax.set_title("Tick state per CPU (bars: running, coloured by reason; marks above: tick "
                  "interrupts; strip below: busy, coloured for the tasks that ran most while the "
                  "tick ran)", fontsize=9)
-    handles = [Patch(facecolor=c, label=n, hatch="//" if n == "unknown" else None)
+    handles = [Patch(facecolor=c, label=plain(n), hatch="//" if n == "unknown" else None)
                for n, c in sorted(legend.items())]
     if handles:
         # below the axes, so that it never hides a span
@@ -251,7 +449,7 @@ def draw_reasons(ax, report: dict) -> None:
             pct = t / window * 100
             bar = ax.bar([x0 + (k + 1) * width], [pct], width=width, color=colour)[0]
             bar.set_gid(f"reason:{c['cpu']}:{name}")
-            handles[name] = Patch(facecolor=colour, label=name)
+            handles[name] = Patch(facecolor=colour, label=plain(name))
             label = ax.text(bar.get_x() + width / 2, bar.get_height(), f"{pct:.1f}%",
                             ha="center", va="bottom", fontsize=6)
             label.set_gid(f"reason-share:{c['cpu']}:{name}")
@@ -323,6 +521,8 @@ def draw_durations(ax, report: dict, merge: bool = False) -> None:
         note = ax.text(0.5, 0.5, "the tick never stopped", ha="center", transform=ax.transAxes)
         note.set_gid("never-stopped")
 
+
+# --- compare -------------------------------------------------------------------------------
 
 def top_reasons(c: dict, n: int = 2) -> str:
     """The reasons that held the tick longest, as % of the CPU's window, so
@@ -415,8 +615,8 @@ def draw_compare(fig, a: dict, b: dict, labels: tuple[str, str]) -> None:
     grid = fig.add_gridspec(3, len(COMPARED), height_ratios=[3, 0.25, 1.2])
     cpus = [f"CPU{ca['cpu']}" for ca, _ in pairs]
     x = list(range(len(pairs)))
-    names = [f"{labels[0]} ({seconds(a):.3f} s window)",
-             f"{labels[1]} ({seconds(b):.3f} s window)"]
+    names = [f"{plain(labels[0])} ({seconds(a):.3f} s window)",
+             f"{plain(labels[1])} ({seconds(b):.3f} s window)"]
     for col, (title, key, scale, unit) in enumerate(COMPARED):
         ax = fig.add_subplot(grid[0, col])
         for off, side, label in ((-0.2, 0, labels[0]), (0.2, 1, labels[1])):
@@ -441,13 +641,13 @@ def draw_compare(fig, a: dict, b: dict, labels: tuple[str, str]) -> None:
             ax.legend(fontsize=7)
     text = fig.add_subplot(grid[2, :])
     text.axis("off")
-    t = text.text(0, 1, "\n".join(callouts(a, b, labels)), va="top", family="monospace",
+    t = text.text(0, 1, "\n".join(map(plain, callouts(a, b, labels))), va="top", family="monospace",
                   fontsize=7, transform=text.transAxes)
     t.set_gid("compare-callouts")
     fig.suptitle(f"Before and after: {names[0]}, {names[1]}", fontsize=10)
     warning = window_warning(a, b, labels)
     if warning:
-        note = fig.text(0.5, 0.93, warning, ha="center", fontsize=8, color="#b2182b")
+        note = fig.text(0.5, 0.93, plain(warning), ha="center", fontsize=8, color="#b2182b")
         note.set_gid("compare-window-warning")
 
 
@@ -458,26 +658,107 @@ def summary(fig, report: dict, tl: Timeline) -> None:
     draw_reasons(fig.add_subplot(grid[1, 0]), report)
     draw_durations(fig.add_subplot(grid[1, 1]), report)
     src = report["source"]
-    fig.suptitle(f"tickstat: {src.get('kind')} on kernel {src.get('kernel') or '?'}, "
-                 f"window {report['window']['duration_ns'] / 1e9:.3f} s", fontsize=10)
+    fig.suptitle(plain(f"tickstat: {src.get('kind')} on kernel {src.get('kernel') or '?'}, "
+                       f"window {report['window']['duration_ns'] / 1e9:.3f} s"), fontsize=10)
 
 
-def save(fig, out: Path) -> None:
-    if Path(out).suffix.lower() not in (".png", ".svg"):
-        raise InputError(f"{out}: write .png or .svg")
-    fig.savefig(out, dpi=110, bbox_inches="tight")
+# --- the output ----------------------------------------------------------------------------
+
+def check_output(out: Path, inputs: list[Path]) -> str:
+    """Before any work: the output's format from its name, and never an input."""
+    fmt = Path(out).suffix.lower()[1:]
+    if fmt not in ("png", "svg"):
+        raise UsageError(f"{out}: the output must be a .png or .svg file")
+    for i in inputs:
+        try:
+            if os.path.samefile(out, i):
+                raise UsageError(f"{out}: is also an input")
+        except OSError:
+            pass                        # a new output, or an input that will say why
+    parent = Path(out).parent
+    if not parent.is_dir():
+        raise OutputError(f"{out}: {parent}: no such directory")
+    return fmt
+
+
+def write_output(data: bytes, out: Path) -> None:
+    """A regular file (or a new name) is replaced at once, by a rename: a
+    failed write leaves the old picture; anything else (a FIFO, a device, a
+    symlink's target) is written in place."""
+    try:
+        st = os.lstat(out)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise OutputError(f"{out}: {e.strerror}") from e
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        if stat.S_ISDIR(st.st_mode):
+            raise OutputError(f"{out}: is a directory")
+        try:
+            with open(out, "wb") as f:
+                f.write(data)
+        except OSError as e:
+            raise OutputError(f"{out}: {e.strerror}") from e
+        return
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=Path(out).parent, prefix=f".{Path(out).name}.")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, (st.st_mode & 0o777) if st else 0o666 & ~umask)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, out)
+        tmp = None
+    except OSError as e:
+        raise OutputError(f"{out}: {e.strerror}") from e
+    finally:
+        if tmp:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def save(fig, out: Path, fmt: str | None = None) -> None:
+    fmt = fmt or check_output(out, [])
+    buf = io.BytesIO()
+    fig.savefig(buf, format=fmt, dpi=110, bbox_inches="tight")
     plt.close(fig)
+    write_output(buf.getvalue(), out)
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="tickplot", description=__doc__.splitlines()[0])
+# --- the command line ----------------------------------------------------------------------
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors on one line ("tickplot: ...") and exit EXIT_USAGE."""
+
+    def error(self, message: str):
+        sub = self.prog.split(" ", 1)[1:]
+        where = f"{sub[0]}: " if sub else ""
+        self.exit(EXIT_USAGE, f"tickplot: {where}{one_line(message)} "
+                              f"(tickplot {sub[0] + ' ' if sub else ''}--help)\n")
+
+
+def parse_labels(text: str) -> tuple[str, str]:
+    labels = tuple(s.strip() for s in text.split(","))
+    if len(labels) != 2 or not all(labels) or labels[0] == labels[1]:
+        raise UsageError(f"--labels {one_line(text)!r}: two different names, "
+                         "separated by a comma")
+    return labels
+
+
+def make_parser() -> Parser:
+    p = Parser(prog="tickplot", description=__doc__.splitlines()[0],
+               epilog="exit status: 0 written; 1 an input cannot be read, is malformed or "
+                      "empty; 2 a usage error; 3 the output cannot be written")
     sub = p.add_subparsers(dest="cmd", required=True)
     for name, help_ in (("timeline", "tick state per CPU over time"),
                         ("reasons", "tick state and time per reason, per CPU (%% of the window)"),
                         ("durations", "histogram of stopped intervals"),
                         ("summary", "one page: timeline, reasons, durations"),
                         ("compare", "two reports side by side")):
-        s = sub.add_parser(name, help=help_)
+        s = sub.add_parser(name, help=help_, description=help_)
         s.add_argument("-o", "--output", required=True, type=Path, help="a .png or .svg file")
         if name in ("reasons", "durations", "summary"):
             s.add_argument("--json", required=True, type=Path, help="tickstat report --json")
@@ -490,35 +771,52 @@ def main(argv: list[str] | None = None) -> int:
         if name == "compare":
             s.add_argument("before", type=Path)
             s.add_argument("after", type=Path)
-            s.add_argument("--labels", default="before,after")
-    opts = p.parse_args(argv)
-    try:
-        if opts.cmd == "timeline":
-            report = load_json(opts.json) if opts.json else None
-            cpus = [c["cpu"] for c in report["cpus"]] if report else None
-            tl = load_csv(opts.csv)
-            fig, ax = plt.subplots(figsize=(12, 1.8 + 0.5 * max(2, len(cpus or tl.spans))))
-            draw_timeline(ax, tl, cpus, co_runner_names(report))
-        elif opts.cmd == "reasons":
-            fig, ax = plt.subplots(figsize=(8, 5))
-            draw_reasons(ax, load_json(opts.json))
-        elif opts.cmd == "durations":
-            fig, ax = plt.subplots(figsize=(8, 5))
-            draw_durations(ax, load_json(opts.json), opts.merge)
-        elif opts.cmd == "summary":
-            report, tl = load_json(opts.json), load_csv(opts.csv)
-            fig = plt.figure(figsize=(13, 9))
-            summary(fig, report, tl)
+            s.add_argument("--labels", default="before,after",
+                           help="names of the two reports, A,B (default before,after)")
+    return p
+
+
+def load_pair(jpath: Path, cpath: Path) -> tuple[dict, Timeline]:
+    return load_json(jpath), load_csv(cpath)
+
+
+def render(opts) -> None:
+    inputs = [v for k in ("json", "csv", "before", "after") if (v := getattr(opts, k, None))]
+    fmt = check_output(opts.output, inputs)
+    if opts.cmd == "timeline":
+        if opts.json:
+            report, tl = load_pair(opts.json, opts.csv)
+            cpus = [c["cpu"] for c in report["cpus"]]
         else:
-            labels = tuple(opts.labels.split(",", 1)) if "," in opts.labels else ("before", "after")
-            a, b = load_json(opts.before), load_json(opts.after)
-            fig = plt.figure(figsize=(15, 8))
-            draw_compare(fig, a, b, labels)
-            warning = window_warning(a, b, labels)
-            if warning:
-                print(f"tickplot: warning: {warning}", file=sys.stderr)
-        save(fig, opts.output)
+            report, tl, cpus = None, load_csv(opts.csv), None
+        fig, ax = plt.subplots(figsize=(12, 1.8 + 0.5 * max(2, len(cpus or tl.cpus()))))
+        draw_timeline(ax, tl, cpus, co_runner_names(report))
+    elif opts.cmd == "reasons":
+        fig, ax = plt.subplots(figsize=(8, 5))
+        draw_reasons(ax, load_json(opts.json))
+    elif opts.cmd == "durations":
+        fig, ax = plt.subplots(figsize=(8, 5))
+        draw_durations(ax, load_json(opts.json), opts.merge)
+    elif opts.cmd == "summary":
+        fig = plt.figure(figsize=(13, 9))
+        summary(fig, *load_pair(opts.json, opts.csv))
+    else:
+        labels = parse_labels(opts.labels)
+        a, b = load_json(opts.before), load_json(opts.after)
+        fig = plt.figure(figsize=(15, 8))
+        draw_compare(fig, a, b, labels)
+        warning = window_warning(a, b, labels)
+        if warning:
+            print(f"tickplot: warning: {one_line(warning)}", file=sys.stderr)
+    save(fig, opts.output, fmt)
+
+
+def main(argv: list[str] | None = None) -> int:
+    opts = make_parser().parse_args(argv)
+    try:
+        render(opts)
     except InputError as e:
-        print(f"tickplot: {e}", file=sys.stderr)
-        return 1
+        plt.close("all")
+        print(f"tickplot: {one_line(e)}", file=sys.stderr)
+        return e.status
     return 0

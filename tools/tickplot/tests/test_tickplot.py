@@ -8,6 +8,11 @@ import contextlib
 import csv
 import io
 import json
+import os
+import re
+import shutil
+import stat
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -20,7 +25,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 import tickplot  # noqa: E402
 
-FIX = HERE.parents[2] / "tests" / "fixtures"
+TOP = HERE.parents[2]
+FIX = TOP / "tests" / "fixtures"
+SCRIPT = HERE.parent / "tickplot"
 
 
 def run(argv):
@@ -237,7 +244,6 @@ class ReasonsDurationsTest(unittest.TestCase):
         self.assertEqual(total, sum(c["stopped_intervals"]["count"] for c in self.report["cpus"]))
         plt.close(fig)
 
-
     def test_duration_bars_cover_their_buckets(self):
         """A bucket holds lengths from lt/2 up to lt (docs/metrics.md): its bar
         spans exactly that, on the axis of interval lengths in seconds."""
@@ -390,7 +396,276 @@ class CompareTest(unittest.TestCase):
         plt.close("all")
 
 
-class CliTest(unittest.TestCase):
+class ErrorsTest(unittest.TestCase):
+    """Every error a user can cause: one line on stderr, "tickplot: ...", the
+    documented exit status, no traceback, no picture."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = Path(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def json_file(self, name, edit=None, text=None):
+        path = self.d / name
+        if text is None:
+            report = json.loads((FIX / "demo.json").read_text())
+            if edit:
+                edit(report)
+            text = json.dumps(report)
+        path.write_bytes(text if isinstance(text, bytes) else text.encode())
+        return path
+
+    def csv_file(self, name, text):
+        path = self.d / name
+        path.write_bytes(text if isinstance(text, bytes) else text.encode())
+        return path
+
+    def cases(self):
+        d = self.d
+        J, C, out = FIX / "demo.json", FIX / "demo.csv", d / "out.png"
+        H = ",".join(tickplot.CSV_HEADER) + "\n"
+        (d / "file").write_text("x")
+        (d / "dir.png").mkdir()
+        os.symlink("/dev/full", d / "full.png")
+        shutil.copy(C, d / "timeline.png")
+        cpu = lambda **kw: lambda r: r["cpus"][0].update(kw)      # noqa: E731
+        I, U, O = tickplot.EXIT_INPUT, tickplot.EXIT_USAGE, tickplot.EXIT_OUTPUT
+        reasons = lambda path: ["reasons", "--json", path, "-o", out]     # noqa: E731
+        timeline = lambda path: ["timeline", "--csv", path, "-o", out]    # noqa: E731
+        cases = [
+            # the output
+            ("missing output directory", ["reasons", "--json", J, "-o", d / "no/dir/x.png"], O,
+             "no such directory"),
+            ("output under a file", ["reasons", "--json", J, "-o", d / "file/x.png"], O,
+             "no such directory"),
+            ("output is a directory", ["reasons", "--json", J, "-o", d / "dir.png"], O,
+             "is a directory"),
+            ("unwritable output", ["reasons", "--json", J, "-o", "/proc/tickplot-test.png"], O,
+             "No such file or directory"),
+            ("output device full", ["reasons", "--json", J, "-o", d / "full.png"], O,
+             "No space left on device"),
+            # the command line
+            ("output not png or svg", ["reasons", "--json", J, "-o", d / "x.pdf"], U, ".png or .svg"),
+            ("output is an input", ["timeline", "--csv", d / "timeline.png", "-o",
+                                    d / "timeline.png"], U, "is also an input"),
+            ("one label", ["compare", J, J, "--labels", "one", "-o", out], U, "--labels"),
+            ("three labels", ["compare", J, J, "--labels", "a,b,c", "-o", out], U, "--labels"),
+            ("same labels", ["compare", J, J, "--labels", "a,a", "-o", out], U, "--labels"),
+            ("missing option", ["summary", "--json", J, "-o", out], U, "--csv"),
+            ("unknown option", ["reasons", "--json", J, "-o", out, "--bogus"], U, "--bogus"),
+            ("no picture", [], U, "required"),
+            ("unknown picture", ["pie", "-o", out], U, "pie"),
+            # the JSON report
+            ("missing JSON", reasons(d / "none.json"), I, "No such file or directory"),
+            ("JSON is a directory", reasons(d), I, "Is a directory"),
+            ("empty JSON", reasons(self.json_file("e.json", text="")), I, "not JSON"),
+            ("malformed JSON", reasons(self.json_file("m.json", text="{not json")), I, "not JSON"),
+            ("JSON not UTF-8", reasons(self.json_file("u.json", text=b'{"schema": "\xff"}')), I,
+             "not UTF-8"),
+            ("JSON nested deep", reasons(self.json_file("n.json", text="[" * 100000)), I,
+             "tickstat report"),
+            ("JSON not an object", reasons(self.json_file("l.json", text="[1]")), I, "no schema"),
+            ("schema version", reasons(self.json_file("v.json", lambda r: r.update(
+                schema="tickstat-report/2"))), I, "tickstat-report/2"),
+            ("no cpus", reasons(self.json_file("nc.json", lambda r: r.pop("cpus"))), I,
+             "cpus: missing"),
+            ("empty cpus", reasons(self.json_file("ec.json", lambda r: r.update(cpus=[])))
+             , I, "no CPU"),
+            ("empty window", reasons(self.json_file("ew.json", lambda r: r["window"].update(
+                duration_ns=0))), I, "empty"),
+            ("cpu not an object", reasons(self.json_file("co.json", lambda r: r["cpus"].append(3))),
+             I, r"cpus\[3\]: not an object"),
+            ("field of a wrong type", reasons(self.json_file("ft.json", cpu(window_ns="5"))), I,
+             "CPU 1: window_ns: expected int"),
+            ("negative time", reasons(self.json_file("nt.json", cpu(stopped_ns=-1))), I,
+             "stopped_ns"),
+            ("states not the window", reasons(self.json_file("sw.json", cpu(stopped_ns=1))), I,
+             "stopped \\+ running \\+ unknown"),
+            ("share above 1", reasons(self.json_file("sh.json", cpu(tickless_share=1.5))), I,
+             "tickless_share"),
+            ("NaN", reasons(self.json_file("nan.json", cpu(tick_rate_hz=float("nan")))), I,
+             "NaN is not a number"),
+            ("duplicate CPU", reasons(self.json_file("dc.json", lambda r: r["cpus"].append(
+                r["cpus"][0]))), I, "twice"),
+            ("reason without time", reasons(self.json_file("rt.json", lambda r: r["cpus"][1][
+                "reasons"][0].pop("time_ns"))), I, r"reasons\[0\]\.time_ns: missing"),
+            ("bucket of 0 ns", ["durations", "--json", self.json_file("b0.json", lambda r: r[
+                "cpus"][1]["stopped_intervals"]["log2_histogram"][0].update(lt_ns=0)), "-o", out],
+             I, "lt_ns"),
+            ("compare: no CPU in common", ["compare", J, self.json_file("c7.json", lambda r: [
+                c.update(cpu=c["cpu"] + 4) for c in r["cpus"]]), "-o", out], I,
+             r"no CPU in common \(before: 1-3, after: 5-7\)"),
+            # the CSV timeline
+            ("missing CSV", timeline(d / "none.csv"), I, "No such file or directory"),
+            ("empty CSV", timeline(self.csv_file("e.csv", "")), I, "empty file"),
+            ("CSV without rows", timeline(self.csv_file("h.csv", H)), I, "no rows"),
+            ("CSV header", timeline(self.csv_file("w.csv", "a,b\n1,2\n")), I, "header"),
+            ("CSV field count", timeline(self.csv_file("f.csv", H + "span,1,0,5\n")), I,
+             ":2: 4 fields, expected 8"),
+            ("CSV cpu not a number", timeline(self.csv_file("c.csv", H +
+                                                            "span,x,0,5,stopped,idle,,0\n")),
+             I, ":2: cpu 'x' is not a number"),
+            ("CSV negative CPU", timeline(self.csv_file("n.csv", H +
+                                                        "span,-1,0,5,stopped,idle,,0\n")),
+             I, "cpu -1 is out of range"),
+            ("CSV time too large", timeline(self.csv_file("t.csv", H + "span,1,0,%d,stopped,idle,,0\n"
+                                                          % 2**64)), I, "end_ns"),
+            ("CSV ends before start", timeline(self.csv_file("b.csv", H +
+                                                             "span,1,5,4,stopped,idle,,0\n")),
+             I, "ends before it starts"),
+            ("CSV state", timeline(self.csv_file("s.csv", H + "span,1,0,5,maybe,idle,,0\n")), I,
+             "not a state"),
+            ("CSV kind", timeline(self.csv_file("k.csv", H + "blip,1,0,5,,,,\n")), I,
+             "unknown kind"),
+            ("CSV task", timeline(self.csv_file("p.csv", H + "span,1,0,5,stopped,busy,,x\n")), I,
+             "task"),
+            ("CSV overlapping spans", timeline(self.csv_file("o.csv", H +
+                                                             "span,1,0,5,stopped,idle,,0\n"
+                                                             "span,1,4,9,stopped,idle,,0\n")),
+             I, ":3: CPU 1's span starts at 4 ns, before its previous one ends"),
+            ("CSV not UTF-8", timeline(self.csv_file("u.csv", H.encode() + b"span,1,0,5,\xff\n")),
+             I, ":2: not UTF-8"),
+            ("CSV not CSV", timeline(self.csv_file("q.csv", H + 'span,1,0,5,"stopped"x",idle,,0\n'
+                                                   'span,1,"5\n')), I, "CSV|fields"),
+        ]
+        if os.geteuid() != 0:
+            ro = d / "ro"
+            ro.mkdir(mode=0o555)
+            cases.append(("read-only directory", ["reasons", "--json", J, "-o", ro / "x.png"], O,
+                          "Permission denied"))
+            (d / "unreadable.json").write_text("{}")
+            (d / "unreadable.json").chmod(0)
+            cases.append(("unreadable JSON", reasons(d / "unreadable.json"), I,
+                          "Permission denied"))
+        return cases
+
+    def test_errors_are_one_line(self):
+        for name, argv, status, pattern in self.cases():
+            with self.subTest(name):
+                rc, err = run(argv)
+                self.assertEqual(rc, status, err)
+                self.assertEqual(err.count("\n"), 1, err)
+                self.assertTrue(err.startswith("tickplot: "), err)
+                self.assertRegex(err, pattern)
+                self.assertNotIn("Traceback", err)
+                self.assertFalse((self.d / "out.png").exists())
+            (self.d / "out.png").unlink(missing_ok=True)
+        self.assertTrue((self.d / "full.png").is_symlink())
+        self.assertEqual([p.name for p in self.d.glob(".*")], [])      # no temporary left
+
+    def test_unwritable_output_from_the_command(self):
+        """The issue's case, as a user runs it: one line, exit 3."""
+        p = subprocess.run(["/usr/bin/python3", str(SCRIPT), "reasons", "--json",
+                            str(FIX / "demo.json"), "-o", "/proc/tickplot-test.png"],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, tickplot.EXIT_OUTPUT)
+        self.assertEqual(p.stderr, "tickplot: /proc/tickplot-test.png: No such file or "
+                                   "directory\n")
+
+    def test_missing_matplotlib(self):
+        p = subprocess.run(["/usr/bin/python3", "-c",
+                            "import runpy, sys; sys.modules['matplotlib'] = None; "
+                            "sys.argv = ['tickplot', '--help']; "
+                            f"runpy.run_path({str(SCRIPT)!r}, run_name='__main__')"],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 1)
+        self.assertRegex(p.stderr, r"^tickplot: .*matplotlib.*\n$")
+
+    def test_no_traceback_for_any_field(self):
+        """demo.json with each field of the report, the window, the source, a
+        CPU, a reason, a bucket and a co-runner removed or replaced by a value
+        of another type: refused with an InputError, or drawn.  Never another
+        exception.  The mutations that are accepted are drawn together, one
+        report per kind of value (drawing each alone takes minutes)."""
+        base = json.loads((FIX / "demo.json").read_text())
+        paths = [lambda r: r, lambda r: r["window"], lambda r: r["source"],
+                 lambda r: r["cpus"][1], lambda r: r["cpus"][1]["reasons"][0],
+                 lambda r: r["cpus"][1]["stopped_intervals"],
+                 lambda r: r["cpus"][1]["stopped_intervals"]["log2_histogram"][0],
+                 lambda r: r["cpus"][1]["co_runners"][0]]
+        values = [KeyError, None, "x", -1, 1.5, 2**70, [], {}, True, float("nan")]
+
+        def mutate(report, path, key, value):
+            if value is KeyError:
+                del path(report)[key]
+            else:
+                path(report)[key] = value
+
+        accepted = {i: [] for i in range(len(values))}
+        tried = refused = 0
+        for path in paths:
+            for key in list(path(base)):
+                for i, value in enumerate(values):
+                    report = json.loads(json.dumps(base))
+                    mutate(report, path, key, value)
+                    tried += 1
+                    try:
+                        tickplot.check_report(report, Path("mutated.json"))
+                        accepted[i].append((path, key))
+                    except tickplot.InputError:
+                        refused += 1
+        self.assertGreater(refused, 150)
+        for i, muts in accepted.items():
+            report = json.loads(json.dumps(base))
+            for path, key in reversed(muts):        # the inner objects first
+                mutate(report, path, key, values[i])
+            with self.subTest(value=values[i], keys=[k for _, k in muts]):
+                tickplot.check_report(report, Path("mutated.json"))
+                fig = plt.figure()
+                tickplot.draw_reasons(fig.add_subplot(1, 2, 1), report)
+                tickplot.draw_durations(fig.add_subplot(1, 2, 2), report)
+                tickplot.co_runner_names(report)
+                tickplot.draw_compare(plt.figure(), report, base, ("a", "b"))
+                plt.close("all")
+
+    def test_text_from_the_data_drawn_as_it_is(self):
+        """A kernel, task or reason name with "$...$" is text, not mathematics:
+        matplotlib would fail on an unknown command and print a traceback."""
+        report = json.loads((FIX / "demo.json").read_text())
+        report["source"]["kernel"] = r"6.1 $\foo$"
+        report["cpus"][1]["co_runners"][0]["comm"] = r"$\bar$"
+        report["cpus"][1]["reasons"][0]["reason"] = r"$\baz$"
+        path = self.d / "dollar.json"
+        path.write_text(json.dumps(report))
+        for argv in (["summary", "--json", path, "--csv", FIX / "demo.csv"],
+                     ["compare", path, path, "--labels", r"$\x$,b"]):
+            rc, err = run(argv + ["-o", self.d / "dollar.svg"])
+            self.assertEqual((rc, err), (0, ""))
+            self.assertIn("$\\foo$" if argv[0] == "summary" else "$\\x$",
+                          (self.d / "dollar.svg").read_text())
+
+
+class OutputTest(unittest.TestCase):
+    def test_replaced_whole_or_not_at_all(self):
+        """An existing picture is replaced by a rename (a reader never sees half
+        of one), keeps its mode; a new one gets the umask's; a symlink to a
+        device is written through, not replaced."""
+        with tempfile.TemporaryDirectory() as d:
+            out = Path(d) / "r.png"
+            out.write_bytes(b"old")
+            out.chmod(0o640)
+            inode = out.stat().st_ino
+            rc, err = run(["reasons", "--json", FIX / "demo.json", "-o", out])
+            self.assertEqual((rc, err), (0, ""))
+            self.assertNotEqual(out.stat().st_ino, inode)
+            self.assertEqual(stat.S_IMODE(out.stat().st_mode), 0o640)
+            self.assertEqual(out.read_bytes()[:4], b"\x89PNG")
+            umask = os.umask(0o022)
+            try:
+                new = Path(d) / "new.svg"
+                self.assertEqual(run(["reasons", "--json", FIX / "demo.json", "-o", new])[0], 0)
+                self.assertEqual(stat.S_IMODE(new.stat().st_mode), 0o644)
+            finally:
+                os.umask(umask)
+            os.symlink("/dev/null", Path(d) / "null.png")
+            self.assertEqual(run(["reasons", "--json", FIX / "demo.json", "-o",
+                                  Path(d) / "null.png"]), (0, ""))
+            self.assertTrue((Path(d) / "null.png").is_symlink())
+            self.assertEqual(sorted(p.name for p in Path(d).iterdir()),
+                             ["new.svg", "null.png", "r.png"])
+
     def test_help(self):
         """--help of tickplot and of each picture prints its usage, exit 0."""
         for argv in (["--help"], *([name, "--help"] for name in
@@ -401,24 +676,55 @@ class CliTest(unittest.TestCase):
             self.assertEqual(e.exception.code, 0, argv)
             self.assertIn("usage: tickplot", out.getvalue())
 
-    def test_bad_input(self):
+    def test_cli_writes_png_and_svg(self):
         with tempfile.TemporaryDirectory() as d:
-            bad = Path(d) / "bad.json"
-            bad.write_text('{"schema": "tickstat-report/9", "cpus": []}')
-            with self.assertRaises(tickplot.InputError) as e:
-                tickplot.load_json(bad)
-            self.assertIn("tickstat-report/9", str(e.exception))
-            bad.write_text("{not json")
-            with self.assertRaises(tickplot.InputError):
-                tickplot.load_json(bad)
-            csvf = Path(d) / "bad.csv"
-            csvf.write_text("kind,cpu\nspan,1\n")
-            with self.assertRaises(tickplot.InputError):
-                tickplot.load_csv(csvf)
-            self.assertEqual(tickplot.main(["reasons", "--json", str(Path(d) / "none.json"),
-                                            "-o", str(Path(d) / "x.png")]), 1)
-            self.assertEqual(tickplot.main(["reasons", "--json", str(FIX / "demo.json"),
-                                            "-o", str(Path(d) / "x.pdf")]), 1)
+            for ext in ("png", "svg"):
+                out = Path(d) / f"summary.{ext}"
+                rc = tickplot.main(["summary", "--json", str(FIX / "demo.json"), "--csv",
+                                    str(FIX / "demo.csv"), "-o", str(out)])
+                self.assertEqual(rc, 0)
+                self.assertGreater(out.stat().st_size, 10000)
+            rc = tickplot.main(["compare", str(FIX / "demo.json"), str(FIX / "demo.json"),
+                                "-o", str(Path(d) / "c.png")])
+            self.assertEqual(rc, 0)
+
+
+class ManPageTest(unittest.TestCase):
+    """tickplot.1 says what tickplot --help says: each picture, each option,
+    each exit status; it renders without a warning."""
+
+    def setUp(self):
+        self.man = (HERE.parent / "man" / "tickplot.1").read_text()
+        self.doc = (TOP / "docs" / "tickplot.md").read_text()
+
+    def test_every_picture_and_option(self):
+        parser = tickplot.make_parser()
+        sub = next(a for a in parser._actions if a.dest == "cmd")
+        for name, p in sub.choices.items():
+            self.assertIn(f".B {name} ", self.man)
+            for action in p._actions:
+                for opt in action.option_strings:
+                    if opt in ("-h", "--help"):
+                        continue
+                    want = opt.replace("-", "\\-")
+                    self.assertRegex(self.man, rf"{re.escape(want)}\b", f"{name} {opt}")
+                    self.assertIn(opt, self.doc, f"docs/tickplot.md: {name} {opt}")
+
+    def test_exit_statuses(self):
+        section = self.man.split(".SH EXIT STATUS", 1)[1].split(".SH", 1)[0]
+        self.assertEqual(set(re.findall(r"^\.B (\d+)$", section, re.M)),
+                         {"0", str(tickplot.EXIT_INPUT), str(tickplot.EXIT_USAGE),
+                          str(tickplot.EXIT_OUTPUT)})
+        self.assertIn(f"{tickplot.WINDOW_TOLERANCE:.0%}", self.man)
+        self.assertIn(f"{tickplot.WINDOW_TOLERANCE:.0%}", self.doc)
+
+    def test_renders_without_warnings(self):
+        if not shutil.which("groff"):
+            self.skipTest("no groff")
+        p = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z",
+                            str(HERE.parent / "man" / "tickplot.1")],
+                           capture_output=True, text=True)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
 
 
 if __name__ == "__main__":
