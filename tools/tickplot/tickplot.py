@@ -9,8 +9,9 @@ Every drawn element carries a gid ("span:CPU:CATEGORY", "ticks:CPU",
 "reason:CPU:NAME", ...) so that tests can check what was drawn.
 
 Errors a user can cause are one line on stderr, "tickplot: ...", and an exit
-status (EXIT_*): an input that cannot be read, is malformed or empty; the
-command line; the output.
+status (EXIT_*): an input that cannot be read, is malformed or empty, or a
+JSON report and a CSV timeline that are not of the same report; the command
+line; the output.
 """
 from __future__ import annotations
 
@@ -246,7 +247,8 @@ class Timeline:
         self.task_held: dict[int, dict[int, float]] = defaultdict(lambda: defaultdict(float))
         self.ticks: dict[int, list[float]] = defaultdict(list)
         self.end = 0.0
-        # where each CPU's rows end, in ns
+        # exact sums, in ns, to hold against a report: time per tick state, end, ticks
+        self.state_ns: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         self.end_ns: dict[int, int] = {}
         self.span_end: dict[int, int] = {}
         self.rows = 0
@@ -292,6 +294,7 @@ def add_row(tl: Timeline, row: dict) -> None:
         tl.span_end[cpu] = end
         tl.end_ns[cpu] = max(tl.end_ns.get(cpu, 0), end)
         s, d = start / 1e9, (end - start) / 1e9
+        tl.state_ns[cpu][row["tick"]] += end - start
         tl.spans[cpu][span_category(row)].append((s, d))
         if row["idle"] == "busy":
             tl.busy[cpu].append((s, d))
@@ -343,6 +346,35 @@ def load_csv(path: Path) -> Timeline:
     if not tl.rows:
         raise InputError(f"{path}: no rows: nothing to draw")
     return tl
+
+
+def check_same_report(report: dict, rpath: Path, tl: Timeline, cpath: Path) -> None:
+    """A JSON report and a CSV timeline drawn together must come from one run of
+    tickstat report: each CPU of the report in the CSV (which may have more:
+    report -C selects the report's CPUs, not the timeline's), and for each the
+    same window, the same time in each tick state and the same ticks, to the ns.
+    The CSV names no recording (its times are from the window start), so this
+    is what both carry."""
+    def differ(what: str):
+        raise InputError(f"{cpath} and {rpath} are not of the same report: {what} "
+                         "(another recording, CPU set or time range?)")
+
+    missing = {c["cpu"] for c in report["cpus"]} - tl.cpus()
+    if missing:
+        differ(f"CPU {cpu_list(missing)} of the report not in the CSV (it has "
+               f"{cpu_list(tl.cpus())})")
+    for c in report["cpus"]:
+        cpu = c["cpu"]
+        if tl.end_ns[cpu] != c["window_ns"]:
+            differ(f"CPU {cpu}'s timeline ends at {tl.end_ns[cpu] / 1e9:.9f} s, the report's "
+                   f"window is {c['window_ns'] / 1e9:.9f} s long")
+        for state in TICK_STATES:
+            if tl.state_ns[cpu][state] != c[f"{state}_ns"]:
+                differ(f"CPU {cpu}: tick {state} {tl.state_ns[cpu][state] / 1e9:.9f} s in the "
+                       f"CSV, {c[f'{state}_ns'] / 1e9:.9f} s in the report")
+        if len(tl.ticks[cpu]) != (c["ticks"] or 0):
+            differ(f"CPU {cpu}: {len(tl.ticks[cpu])} tick rows in the CSV, "
+                   f"{c['ticks']} ticks in the report")
 
 
 def co_runner_names(report: dict | None) -> dict[int, str]:
@@ -751,7 +783,8 @@ def parse_labels(text: str) -> tuple[str, str]:
 def make_parser() -> Parser:
     p = Parser(prog="tickplot", description=__doc__.splitlines()[0],
                epilog="exit status: 0 written; 1 an input cannot be read, is malformed or "
-                      "empty; 2 a usage error; 3 the output cannot be written")
+                      "empty, or the JSON and CSV are not of the same report; 2 a usage error; "
+                      "3 the output cannot be written")
     sub = p.add_subparsers(dest="cmd", required=True)
     for name, help_ in (("timeline", "tick state per CPU over time"),
                         ("reasons", "tick state and time per reason, per CPU (%% of the window)"),
@@ -765,7 +798,8 @@ def make_parser() -> Parser:
         if name in ("timeline", "summary"):
             s.add_argument("--csv", required=True, type=Path, help="tickstat --csv timeline")
         if name == "timeline":
-            s.add_argument("--json", type=Path, help="report JSON: restrict to its CPUs")
+            s.add_argument("--json", type=Path,
+                           help="report JSON of the same run: its CPUs, checked against the CSV")
         if name == "durations":
             s.add_argument("--merge", action="store_true", help="one histogram for all CPUs")
         if name == "compare":
@@ -777,7 +811,9 @@ def make_parser() -> Parser:
 
 
 def load_pair(jpath: Path, cpath: Path) -> tuple[dict, Timeline]:
-    return load_json(jpath), load_csv(cpath)
+    report, tl = load_json(jpath), load_csv(cpath)
+    check_same_report(report, jpath, tl, cpath)
+    return report, tl
 
 
 def render(opts) -> None:

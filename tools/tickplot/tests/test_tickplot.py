@@ -2,7 +2,11 @@
 
 The fixtures (tests/fixtures/demo.json, demo.csv) come from a guest run of
 make demo: a lone task on CPU 1, two tasks on CPU 2, a POSIX CPU timer on
-CPU 3.  Each test reads the drawn artists back by their gid.
+CPU 3.  Each test reads the drawn artists back by their gid.  The tests of
+JSON and CSV pairs also use the reports tickstat writes today of the
+committed recordings (tests/fixtures/*.dat): the tickstat binary is found at
+$TICKSTAT or build/tools/tickstat/tickstat (tests/host/tickplot.test
+requires it; run directly without it, those tests are skipped).
 """
 import contextlib
 import csv
@@ -27,6 +31,7 @@ import tickplot  # noqa: E402
 
 TOP = HERE.parents[2]
 FIX = TOP / "tests" / "fixtures"
+TICKSTAT = Path(os.environ.get("TICKSTAT") or TOP / "build" / "tools" / "tickstat" / "tickstat")
 SCRIPT = HERE.parent / "tickplot"
 
 
@@ -40,6 +45,16 @@ def run(argv):
             rc = e.code
     plt.close("all")
     return rc, err.getvalue()
+
+
+def tickstat_report(out: Path, dat: str, *args: str) -> tuple[Path, Path]:
+    """The JSON report and CSV timeline of one run of tickstat report."""
+    name = dat.replace(".dat", "") + "".join(a.replace(",", "_") for a in args)
+    j, c = out / f"{name}.json", out / f"{name}.csv"
+    with open(j, "w") as f:
+        subprocess.run([str(TICKSTAT), "report", "-q", *args, "--json", "--csv", str(c),
+                        str(FIX / dat)], stdout=f, stderr=subprocess.PIPE, check=True)
+    return j, c
 
 
 def by_gid(fig, prefix):
@@ -396,6 +411,93 @@ class CompareTest(unittest.TestCase):
         plt.close("all")
 
 
+class SameReportTest(unittest.TestCase):
+    """summary and timeline --json draw a JSON report and a CSV timeline as one:
+    they must be of the same report."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = Path(cls.tmp.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def need_tickstat(self):
+        if not os.access(TICKSTAT, os.X_OK):
+            self.skipTest(f"no tickstat binary at {TICKSTAT}")
+
+    def assert_refused(self, json_path, csv_path, what):
+        for cmd in ("summary", "timeline"):
+            out = self.dir / f"refused-{cmd}.png"
+            rc, err = run([cmd, "--json", json_path, "--csv", csv_path, "-o", out])
+            self.assertEqual(rc, tickplot.EXIT_INPUT, err)
+            self.assertEqual(err.count("\n"), 1, err)
+            self.assertRegex(err, r"^tickplot: .* are not of the same report: " + what)
+            self.assertFalse(out.exists())
+
+    def assert_drawn(self, json_path, csv_path):
+        for cmd in ("summary", "timeline"):
+            out = self.dir / f"drawn-{cmd}.png"
+            rc, err = run([cmd, "--json", json_path, "--csv", csv_path, "-o", out])
+            self.assertEqual((rc, err), (0, ""))
+            self.assertGreater(out.stat().st_size, 10000)
+
+    def test_demo_pair_drawn(self):
+        self.assert_drawn(FIX / "demo.json", FIX / "demo.csv")
+
+    def test_edited_timeline_refused(self):
+        """One span of demo.csv with another tick state, a tick row less, the
+        last span cut short: not the report's numbers."""
+        rows = (FIX / "demo.csv").read_text().splitlines(keepends=True)
+        i = next(k for k, r in enumerate(rows) if r.startswith("span,2,") and ",stopped," in r)
+        flipped = rows[:i] + [rows[i].replace(",stopped,", ",running,")] + rows[i + 1:]
+        (self.dir / "flipped.csv").write_text("".join(flipped))
+        self.assert_refused(FIX / "demo.json", self.dir / "flipped.csv",
+                            "CPU 2: tick stopped .* in the CSV, .* in the report")
+        t = next(k for k, r in enumerate(rows) if r.startswith("tick,3,"))
+        (self.dir / "tickless.csv").write_text("".join(rows[:t] + rows[t + 1:]))
+        self.assert_refused(FIX / "demo.json", self.dir / "tickless.csv", "CPU 3: .* tick rows")
+
+    def test_unknown_cpu_refused(self):
+        """A CPU of the report that the CSV does not have (another CPU set)."""
+        report = json.loads((FIX / "demo.json").read_text())
+        report["cpus"].append(dict(report["cpus"][0], cpu=7))
+        (self.dir / "cpu7.json").write_text(json.dumps(report))
+        self.assert_refused(self.dir / "cpu7.json", FIX / "demo.csv",
+                            r"CPU 7 of the report not in the CSV \(it has 1-3\)")
+
+    def test_tickstat_pairs(self):
+        """Every committed recording's JSON and CSV, of one run, are drawn
+        together; those of different recordings, CPU sets or time ranges are
+        refused."""
+        self.need_tickstat()
+        pairs = {dat: tickstat_report(self.dir, dat) for dat in
+                 ("patched.dat", "stock.dat", "patched-trace-cmd.dat", "lost.dat",
+                  "unflushed.dat")}
+        for dat, (j, c) in pairs.items():
+            with self.subTest(dat):
+                self.assert_drawn(j, c)
+        # different recordings: the issue's example, and same CPUs, longer window
+        self.assert_refused(pairs["stock.dat"][0], pairs["patched.dat"][1],
+                            "CPU 1's timeline ends at 3.617123475 s, the report's window is "
+                            "2.367078362 s long")
+        self.assert_refused(pairs["patched-trace-cmd.dat"][0], pairs["patched.dat"][1],
+                            r"CPU 0 of the report not in the CSV \(it has 1-3\)")
+        self.assert_refused(pairs["lost.dat"][0], pairs["unflushed.dat"][1], "CPU 2")
+        # report -C 2 selects the report's CPUs, the CSV keeps all: drawn, CPU 2 only
+        j, c = tickstat_report(self.dir, "patched.dat", "-C", "2")
+        self.assert_drawn(j, c)
+        self.assert_drawn(j, pairs["patched.dat"][1])
+        # time ranges of the same length, 1 ms apart: same CPUs and window length
+        a = tickstat_report(self.dir, "patched.dat", "--time-range", "12000000000,13000000000")
+        b = tickstat_report(self.dir, "patched.dat", "--time-range", "12001000000,13001000000")
+        self.assert_drawn(*a)
+        self.assert_refused(a[0], b[1], "CPU 2: tick")
+        self.assert_refused(pairs["patched.dat"][0], a[1], "CPU 1's timeline ends at")
+
+
 class ErrorsTest(unittest.TestCase):
     """Every error a user can cause: one line on stderr, "tickplot: ...", the
     documented exit status, no traceback, no picture."""
@@ -529,6 +631,9 @@ class ErrorsTest(unittest.TestCase):
              I, ":2: not UTF-8"),
             ("CSV not CSV", timeline(self.csv_file("q.csv", H + 'span,1,0,5,"stopped"x",idle,,0\n'
                                                    'span,1,"5\n')), I, "CSV|fields"),
+            ("unknown CPU", ["summary", "--json", self.json_file("u7.json", lambda r: r[
+                "cpus"].append(dict(r["cpus"][0], cpu=7))), "--csv", C, "-o", out], I,
+             "CPU 7 of the report not in the CSV"),
         ]
         if os.geteuid() != 0:
             ro = d / "ro"
