@@ -240,6 +240,8 @@ class Timeline:
         self.spans: dict[int, dict[str, list[tuple[float, float]]]] = defaultdict(
             lambda: defaultdict(list))
         self.busy: dict[int, list[tuple[float, float]]] = defaultdict(list)
+        # spans whose task state (busy or idle) is unknown: neither busy nor idle
+        self.idle_unknown: dict[int, list[tuple[float, float]]] = defaultdict(list)
         # busy spans per task (pid; -1 when the CSV does not say)
         self.task_spans: dict[int, dict[int, list[tuple[float, float]]]] = defaultdict(
             lambda: defaultdict(list))
@@ -296,7 +298,9 @@ def add_row(tl: Timeline, row: dict) -> None:
         s, d = start / 1e9, (end - start) / 1e9
         tl.state_ns[cpu][row["tick"]] += end - start
         tl.spans[cpu][span_category(row)].append((s, d))
-        if row["idle"] == "busy":
+        if row["idle"] == "unknown":
+            tl.idle_unknown[cpu].append((s, d))
+        elif row["idle"] == "busy":
             tl.busy[cpu].append((s, d))
             pid = csv_int(row["task"], "task", 1 << 31) if row.get("task") else -1
             if pid > 0:
@@ -391,7 +395,8 @@ def co_runner_names(report: dict | None) -> dict[int, str]:
 def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None,
                   task_names: dict[int, str] | None = None) -> None:
     """Spans per CPU coloured by reason; ticks above; below, the busy strip,
-    in colour for the tasks that ran most while the tick ran (co-runners)."""
+    in colour for the tasks that ran most while the tick ran (co-runners),
+    grey hatched where the task state is unknown."""
     cpus = sorted(cpus if cpus is not None else set(tl.spans) | set(tl.ticks))
     task_names = task_names or {}
     extra: dict[str, str] = {}
@@ -412,6 +417,11 @@ def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None,
         if tl.busy[cpu]:
             coll = ax.broken_barh(tl.busy[cpu], (y + 0.1, 0.1), facecolors="black", linewidth=0)
             coll.set_gid(f"busy:{cpu}")
+        if tl.idle_unknown[cpu]:
+            coll = ax.broken_barh(tl.idle_unknown[cpu], (y + 0.1, 0.1), facecolors=UNKNOWN,
+                                  hatch="////", edgecolor="grey", linewidth=0)
+            coll.set_gid(f"idle-unknown:{cpu}")
+            legend["busy or idle unknown"] = UNKNOWN
         held = sorted(((t, pid) for pid, t in tl.task_held[cpu].items() if t > 0), reverse=True)
         for k, (_, pid) in enumerate(held[:len(TASK_COLOURS)]):
             colour = TASK_COLOURS[k]
@@ -430,11 +440,11 @@ def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None,
     ax.set_yticklabels([f"CPU{c}" for c in cpus], fontsize=8 if len(cpus) <= 16 else 4)
     ax.set_ylim(0, max(1, len(cpus)))
     ax.set_xlim(0, tl.end or 1)
-    ax.set_xlabel("seconds from the start of the recording", fontsize=8, labelpad=1)
+    ax.set_xlabel("seconds from the start of the window", fontsize=8, labelpad=1)
     ax.set_title("Tick state per CPU (bars: running, coloured by reason; marks above: tick "
                  "interrupts; strip below: busy, coloured for the tasks that ran most while the "
                  "tick ran)", fontsize=9)
-    handles = [Patch(facecolor=c, label=plain(n), hatch="//" if n == "unknown" else None)
+    handles = [Patch(facecolor=c, label=plain(n), hatch="//" if "unknown" in n else None)
                for n, c in sorted(legend.items())]
     if handles:
         # below the axes, so that it never hides a span

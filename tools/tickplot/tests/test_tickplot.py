@@ -140,6 +140,28 @@ class TimelineTest(unittest.TestCase):
         self.assertEqual(len(by_gid(fig, "ticks:2")["ticks:2"][0].get_segments()), 1)
         plt.close(fig)
 
+    def test_unknown_task_state_is_not_idle(self):
+        """Spans whose busy/idle state is unknown get their own strip, grey
+        and hatched, not the "idle" of no strip; busy and idle spans none of it."""
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "t.csv"
+            path.write_text("kind,cpu,start_ns,end_ns,tick,idle,reasons,task\n"
+                            "span,2,0,1500000,stopped,unknown,,0\n"
+                            "span,2,1500000,2000000,stopped,busy,,41\n"
+                            "span,2,2000000,3000000,stopped,idle,,0\n"
+                            "span,2,3000000,3250000,running,unknown,SCHED@CPU,\n")
+            tl = tickplot.load_csv(path)
+        fig, ax = plt.subplots()
+        tickplot.draw_timeline(ax, tl, [2])
+        strips = by_gid(fig, "idle-unknown:")
+        self.assertEqual(list(strips), ["idle-unknown:2"])
+        self.assertAlmostEqual(span_widths(strips["idle-unknown:2"][0]), 0.00175)
+        self.assertAlmostEqual(span_widths(by_gid(fig, "busy:2")["busy:2"][0]), 0.0005)
+        self.assertIn("busy or idle unknown",
+                      [t.get_text() for t in ax.get_legend().get_texts()])
+        self.assertEqual(ax.get_xlabel(), "seconds from the start of the window")
+        plt.close(fig)
+
     def test_many_cpus(self):
         """64 rows still render, with smaller labels."""
         tl = tickplot.Timeline()
