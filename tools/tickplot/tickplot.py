@@ -377,8 +377,9 @@ def check_same_report(report: dict, rpath: Path, tl: Timeline, cpath: Path) -> N
                 differ(f"CPU {cpu}: tick {state} {tl.state_ns[cpu][state] / 1e9:.9f} s in the "
                        f"CSV, {c[f'{state}_ns'] / 1e9:.9f} s in the report")
         if len(tl.ticks[cpu]) != (c["ticks"] or 0):
-            differ(f"CPU {cpu}: {len(tl.ticks[cpu])} tick rows in the CSV, "
-                   f"{c['ticks']} ticks in the report")
+            ticks = "null (unknown)" if c["ticks"] is None else c["ticks"]
+            differ(f"CPU {cpu}: {len(tl.ticks[cpu])} tick rows in the CSV, {ticks} ticks in "
+                   "the report")
 
 
 def co_runner_names(report: dict | None) -> dict[int, str]:
@@ -733,6 +734,9 @@ def write_output(data: bytes, out: Path) -> None:
         st = None
     except OSError as e:
         raise OutputError(f"{out}: {e.strerror}") from e
+    if st is not None and stat.S_ISREG(st.st_mode) and not os.access(out, os.W_OK):
+        # the rename would replace it: do as a write would, refuse
+        raise OutputError(f"{out}: Permission denied")
     if st is not None and not stat.S_ISREG(st.st_mode):
         if stat.S_ISDIR(st.st_mode):
             raise OutputError(f"{out}: is a directory")

@@ -662,6 +662,10 @@ class ErrorsTest(unittest.TestCase):
             ro.mkdir(mode=0o555)
             cases.append(("read-only directory", ["reasons", "--json", J, "-o", ro / "x.png"], O,
                           "Permission denied"))
+            (d / "readonly.png").write_bytes(b"old")
+            (d / "readonly.png").chmod(0o444)
+            cases.append(("read-only output", ["reasons", "--json", J, "-o", d / "readonly.png"],
+                          O, "Permission denied"))
             (d / "unreadable.json").write_text("{}")
             (d / "unreadable.json").chmod(0)
             cases.append(("unreadable JSON", reasons(d / "unreadable.json"), I,
