@@ -1008,17 +1008,26 @@ const char *ts_reason_name(const struct ts_reason *r, char *buf, int len)
 	return buf;
 }
 
-/* A number after a prefix, as names.c writes unknown values ("DEP_BIT7"). */
-static int numbered(const char *name, const char *prefix, int *val)
+/*
+ * A number after a prefix, as names.c writes values it has no name for
+ * ("DEP_BIT7"): written as reports write it (no sign, no leading zero), and
+ * only in [min, max], the values a kernel can send that have no name.  A
+ * name outside that range could never match anything: a typo, not a reason.
+ */
+static int numbered(const char *name, const char *prefix, int min, int max, int *val)
 {
-	size_t n = strlen(prefix);
-	char *end;
-	long v;
+	const char *d = name + strlen(prefix);
+	long v = 0;
 
-	if (strncasecmp(name, prefix, n) || !isdigit((unsigned char)name[n]))
+	if (strncasecmp(name, prefix, strlen(prefix)) || !isdigit((unsigned char)*d) ||
+	    (d[0] == '0' && d[1]))
 		return 0;
-	v = strtol(name + n, &end, 10);
-	if (*end || v > 1000000)
+	for (; isdigit((unsigned char)*d); d++) {
+		v = v * 10 + (*d - '0');
+		if (v > max)
+			return 0;
+	}
+	if (*d || v < min)
 		return 0;
 	*val = (int)v;
 	return 1;
@@ -1047,13 +1056,14 @@ int ts_reason_spec_parse(const char *text, struct ts_reason_spec *spec)
 			return -1;
 	}
 	spec->dep = ts_dep_from_name(name);
-	if (spec->dep < 0 && !numbered(name, "DEP_BIT", &spec->dep))
+	if (spec->dep < 0 && !numbered(name, "DEP_BIT", TS_DEP_BITS, TS_DEP_BIT_MAX, &spec->dep))
 		spec->dep = -1;
 	spec->retain = spec->none = -1;
 	if (at)		/* only dependencies have a scope */
 		return spec->dep >= 0 ? 0 : -1;
 	spec->retain = ts_retain_from_name(name);
-	if (spec->retain < 0 && !numbered(name, "RETAIN_", &spec->retain))
+	if (spec->retain < 0 && !numbered(name, "RETAIN_", ts_retain_numbered_min(),
+					  TS_RETAIN_NUMBERED_MAX, &spec->retain))
 		spec->retain = -1;
 	for (int v = 0; v < (int)(sizeof(none_names) / sizeof(none_names[0])); v++)
 		if (!strcasecmp(name, none_names[v]))
@@ -1100,6 +1110,8 @@ void ts_reason_name_list(char *buf, size_t len)
 	ADD("; a dependency may take @SCOPE, one of ");
 	for (int i = 0; i < TS_NR_SCOPES; i++)
 		ADD("%s%s", i ? ", " : "", ts_scope_name(i));
+	ADD("; values without a name are DEP_BIT%d to DEP_BIT%d and RETAIN_%d to RETAIN_%d",
+	    TS_DEP_BITS, TS_DEP_BIT_MAX, ts_retain_numbered_min(), TS_RETAIN_NUMBERED_MAX);
 #undef ADD
 }
 

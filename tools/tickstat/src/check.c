@@ -26,19 +26,36 @@ void ts_check_opts_init(struct ts_check_opts *o)
 	o->max_unknown = 5.0;
 }
 
+/* ts_check_forbidden - the --forbid item that names exactly this, or NULL */
+const struct ts_forbid *ts_check_forbidden(const struct ts_check_opts *o,
+					   const struct ts_reason_spec *spec)
+{
+	for (int i = 0; i < o->nr_forbid; i++)
+		if (!memcmp(&o->forbid[i].spec, spec, sizeof(*spec)))
+			return &o->forbid[i];
+	return NULL;
+}
+
 /*
  * ts_check_add_forbid - one --forbid item, NAME or NAME@SCOPE.  Returns 0,
- * -1 when the name is not a reason, -2 when there are too many.
+ * -1 when the name is not a reason, -2 when there are too many, -3 when an
+ * item given before names the same (in another case, say): a list with
+ * the same item twice is a mistake in it, and two verdict lines would say
+ * the same.  Items that overlap (SCHED and SCHED@CPU) are different items.
  */
 int ts_check_add_forbid(struct ts_check_opts *o, const char *text)
 {
+	struct ts_reason_spec spec;
 	struct ts_forbid *f;
 
+	if (ts_reason_spec_parse(text, &spec))
+		return -1;
+	if (ts_check_forbidden(o, &spec))
+		return -3;
 	if (o->nr_forbid == TS_MAX_FORBID)
 		return -2;
 	f = &o->forbid[o->nr_forbid];
-	if (ts_reason_spec_parse(text, &f->spec))
-		return -1;
+	f->spec = spec;
 	snprintf(f->text, sizeof(f->text), "%s", text);
 	o->nr_forbid++;
 	return 0;

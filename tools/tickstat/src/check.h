@@ -43,6 +43,8 @@ struct ts_verdict {
 
 void ts_check_opts_init(struct ts_check_opts *o);
 int ts_check_add_forbid(struct ts_check_opts *o, const char *text);
+const struct ts_forbid *ts_check_forbidden(const struct ts_check_opts *o,
+					   const struct ts_reason_spec *spec);
 int ts_check_run(const struct ts_analysis *an, const struct ts_check_opts *o,
 		 struct ts_verdict *v);
 void ts_verdict_free(struct ts_verdict *v);
