@@ -119,6 +119,24 @@ void ts_analysis_monitor(struct ts_analysis *an, int cpu)
 		c->active = 1;
 }
 
+/*
+ * ts_analysis_cover - the source has data of this CPU: it was online when
+ * a recording started, it has a data section in a trace.dat, or events
+ * came from it.  A CPU covered may have had no event at all (a quiet CPU
+ * is data too); one not covered is absent, and naming it is a mistake.
+ */
+void ts_analysis_cover(struct ts_analysis *an, int cpu)
+{
+	if (cpu >= 0 && cpu < TS_MAX_CPUS)
+		an->covered[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+/* ts_analysis_covers - does the source have data of this CPU? */
+int ts_analysis_covers(const struct ts_analysis *an, int cpu)
+{
+	return cpu >= 0 && cpu < TS_MAX_CPUS && (an->covered[cpu / 64] >> (cpu % 64) & 1);
+}
+
 /* ts_analysis_set_initial - the state at the window start, from a snapshot */
 void ts_analysis_set_initial(struct ts_analysis *an, int cpu,
 			     enum ts_tick_state tick, enum ts_idle_state idle)

@@ -166,7 +166,9 @@ static int mark_token(struct ts_stream *s, char *tok)
 				continue;
 			}
 			c = ts_analysis_cpu(an, cpu);
-			/* every online CPU: those outside nohz_full are housekeeping */
+			/* every online CPU is recorded, and those outside nohz_full are housekeeping */
+			if (tok[0] == 'c')
+				ts_analysis_cover(an, cpu);
 			if (c && tok[0] == 'n')
 				c->nohz_full = 1;
 			else if (c && c->nohz_full < 0)

@@ -623,6 +623,33 @@ static int prepare(struct cmd_opts *o, struct ts_analysis *an)
 	return 0;
 }
 
+/*
+ * Are all CPUs of set in the data?  A CPU the source has no data of would
+ * get a made-up row ("0 ticks, unknown"): say which, and which it has.
+ */
+static int cpus_in_data(const struct ts_analysis *an, const struct ts_cpuset *set,
+			const char *opt, const char *path)
+{
+	struct ts_cpuset absent = { 0 }, covered = { 0 };
+	char a[256], c[256];
+
+	for (int cpu = 0; cpu < TS_CPUSET_WORDS * 64; cpu++) {
+		if (ts_analysis_covers(an, cpu))
+			ts_cpuset_add(&covered, cpu);
+		else if (ts_cpuset_has(set, cpu))
+			ts_cpuset_add(&absent, cpu);
+	}
+	if (ts_cpuset_empty(&absent))
+		return 0;
+	ts_cpuset_format(&absent, a, sizeof(a));
+	ts_cpuset_format(&covered, c, sizeof(c));
+	err_msg("%s: %s %s %s not in %s, which has data of CPU%s %s\n", opt,
+		ts_cpuset_count(&absent) > 1 ? "CPUs" : "CPU", a,
+		ts_cpuset_count(&absent) > 1 ? "are" : "is", path,
+		ts_cpuset_count(&covered) > 1 ? "s" : "", c[0] ? c : "(none)");
+	return -1;
+}
+
 static double seconds(uint64_t ns)
 {
 	return ns / 1e9;
@@ -663,6 +690,15 @@ static int read_input(struct cmd_opts *o, struct ts_analysis *an)
 			o->range[0], o->range[1], path, seconds(an->data_start),
 			seconds(an->data_end), an->data_start, an->data_end);
 		return -1;
+	}
+	if (o->have_cpus && cpus_in_data(an, &o->cpus, "-C", path))
+		return -1;
+	if (o->nohz_full) {
+		struct ts_cpuset full;
+
+		ts_cpuset_parse(&full, o->nohz_full);	/* prepare() checked it */
+		if (cpus_in_data(an, &full, "--nohz-full", path))
+			return -1;
 	}
 	/* a recording's -C keeps only the named CPUs among the monitored ones */
 	if (o->have_cpus)

@@ -248,6 +248,8 @@ static int analyse_page(struct reading *r, int i, int n)
 	if (r->s.sums[cpu].known && c->pages == r->s.sums[cpu].count)
 		c->crc_at_count = c->crc;
 	c->records += r->s.records - records;
+	if (c->records)		/* a CPU that came online during a recording */
+		ts_analysis_cover(r->an, cpu);
 	if (r->s.records > records)
 		c->last_ts = r->s.last_ts;
 	return 0;
@@ -404,9 +406,15 @@ static int read_all(struct reading *r)
 
 		if (f && (!first || f < first))
 			first = f;
-		/* CPUs without any event are reported too, as unknown */
-		if (!r->s.have_start)
+		/*
+		 * CPUs without any event are reported too, as unknown: a
+		 * trace.dat has data of each CPU it has a section for (a
+		 * recording, of the CPUs its start mark lists).
+		 */
+		if (!r->s.have_start) {
 			ts_analysis_cpu(an, r->df.cpus[i].cpu);
+			ts_analysis_cover(an, r->df.cpus[i].cpu);
+		}
 	}
 	if (!r->s.have_start)
 		ts_analysis_set_start(an, first);
