@@ -137,6 +137,26 @@ int ts_analysis_covers(const struct ts_analysis *an, int cpu)
 	return cpu >= 0 && cpu < TS_MAX_CPUS && (an->covered[cpu / 64] >> (cpu % 64) & 1);
 }
 
+/*
+ * ts_analysis_lost_uncounted - the source cannot count every event it lost
+ * (why: a static string): no loss seen does not mean none happened.
+ */
+void ts_analysis_lost_uncounted(struct ts_analysis *an, const char *why)
+{
+	an->lost_uncounted = why;
+}
+
+/*
+ * ts_analysis_time_backwards - a page whose events go back in time was
+ * dropped (the stream counts it as a bad page too); where says where, the
+ * first one is kept for the reports.
+ */
+void ts_analysis_time_backwards(struct ts_analysis *an, const char *where)
+{
+	if (!an->backward_pages++)
+		snprintf(an->backward_first, sizeof(an->backward_first), "%s", where);
+}
+
 /* ts_analysis_set_initial - the state at the window start, from a snapshot */
 void ts_analysis_set_initial(struct ts_analysis *an, int cpu,
 			     enum ts_tick_state tick, enum ts_idle_state idle)

@@ -30,6 +30,7 @@ enum ts_status { TS_PASS, TS_FAIL, TS_NOT_APPLICABLE };
 struct ts_verdict_item {
 	int cpu;
 	char name[32];
+	char option[80];	/* the option that asked for it: "--forbid SCHED@CPU" */
 	enum ts_status status;
 	char detail[192];
 };

@@ -306,6 +306,9 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 		fprintf(f, "#\n# WARNING: %" PRIu64 " records and %" PRIu64
 			" ring-buffer pages could not be decoded (counted as lost)\n",
 			an->bad_records, an->bad_pages);
+	if (an->backward_pages)
+		fprintf(f, "# WARNING: in %" PRIu64 " of those pages time goes back (first: %s)\n",
+			an->backward_pages, an->backward_first);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -594,7 +597,8 @@ void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_outpu
 		c->tick_expiry ? "true" : "false", c->check_scopes ? "true" : "false");
 	json_probes(f, &c->probes);
 	fprintf(f, ",\"ring_buffer_overrun\":%" PRIu64 ",\"bad_records\":%" PRIu64
-		",\"bad_pages\":%" PRIu64 "},", an->overrun, an->bad_records, an->bad_pages);
+		",\"bad_pages\":%" PRIu64 ",\"bad_pages_time_back\":%" PRIu64 "},",
+		an->overrun, an->bad_records, an->bad_pages, an->backward_pages);
 	fprintf(f, "\"window\":{\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64
 		",\"duration_ns\":%" PRIu64 ",\"snapshot_ns\":", an->win_start, an->win_end,
 		ts_cpu_window_ns(an));

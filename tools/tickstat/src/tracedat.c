@@ -234,7 +234,12 @@ static int analyse_page(struct reading *r, int i, int n)
 	uint64_t records = r->s.records;
 	int had_end = r->s.end_cpu >= 0;
 
-	(void)n;
+	if (r->df.cpus[i].data.chunked)
+		snprintf(r->s.where, sizeof(r->s.where), "page %d of its compressed data", n);
+	else
+		snprintf(r->s.where, sizeof(r->s.where), "page %d (file offset %llu)", n,
+			 (unsigned long long)(r->df.cpus[i].data.off +
+					      (uint64_t)n * r->df.page_size));
 	if (!had_end || r->s.end_cpu != cpu) {
 		c->pages_before_end = c->pages;
 		c->crc_before_end = c->crc;
@@ -445,7 +450,9 @@ static int read_all(struct reading *r)
 		goto out;
 	if (cl.len)
 		cmdline(&cl);
-	if (!r->s.have_start)
+	if (!r->s.have_start && !r->df.cpustats_len)
+		ts_analysis_lost_uncounted(an, "the file has no buffer statistics (trace-cmd's CPUSTAT options): events its writer did not write cannot be counted");
+	else if (!r->s.have_start)
 		account_unrecorded(r);
 	ts_analysis_finish(an, r->s.have_start ? r->s.end_ns : (last > first ? last : first));
 	for (int i = 0; i < r->df.nr_cpus; i++)
