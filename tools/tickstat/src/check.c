@@ -340,7 +340,7 @@ static int lost_events(const struct ts_analysis *an, const struct ts_cpu *c,
 		st = o->allow_lost ? TS_PASS : TS_FAIL;
 	else
 		st = an->lost_uncounted && !o->allow_lost ? TS_NOT_APPLICABLE : TS_PASS;
-	it = add(v, c->cpu, "lost-events", "--allow-lost", st);
+	it = add(v, c->cpu, "lost-events", "lost-events", st);
 	if (!it)
 		return -1;
 	if (st == TS_NOT_APPLICABLE)
@@ -379,7 +379,7 @@ static int check_cpu(const struct ts_analysis *an, const struct ts_cpu *c,
  * in v->error, with what a CPU said.  Thresholds are told apart by the
  * option that asked for them (each --forbid item is one).
  */
-static void find_unevaluated(struct ts_verdict *v, const struct ts_check_opts *o)
+static void find_unevaluated(struct ts_verdict *v)
 {
 	for (int k = 0; k < v->nr && !v->error[0]; k++) {
 		const struct ts_verdict_item *na = NULL;
@@ -401,10 +401,9 @@ static void find_unevaluated(struct ts_verdict *v, const struct ts_check_opts *o
 		snprintf(v->error, sizeof(v->error),
 			 "%s could not be evaluated on any of the %d CPUs checked (CPU %d: %s)%s",
 			 na->option, seen, na->cpu, na->detail,
-			 !strcmp(na->option, "--allow-lost") ? ": give --allow-lost to accept that" :
+			 !strcmp(na->option, "lost-events") ? ": give --allow-lost to accept that" :
 			 "");
 	}
-	(void)o;
 }
 
 /*
@@ -464,7 +463,7 @@ int ts_check_run(const struct ts_analysis *an, const struct ts_check_opts *o,
 	}
 	find_no_data(an, v);
 	if (!v->error[0])
-		find_unevaluated(v, o);
+		find_unevaluated(v);
 	return 0;
 }
 
