@@ -162,6 +162,7 @@ struct forbid_eval {
 	uint64_t hiding;			/* decisions that named another dependency first */
 	char hider[32];
 	const char *blind;			/* why the data cannot show it, or NULL */
+	int unsure;				/* and what was charged to it is a guess */
 };
 
 static int held(const struct ts_reason *r)
@@ -222,16 +223,21 @@ static const char *dep_blind(const struct ts_cpu *c)
 	return NULL;
 }
 
-/* Why the data cannot show UNREPORTED or NOT_NOHZ_FULL on this CPU, or NULL. */
+/*
+ * Why the data cannot show UNREPORTED or NOT_NOHZ_FULL on this CPU, or
+ * NULL.  On a housekeeping CPU the two split the tick's unexplained time
+ * by busy (NOT_NOHZ_FULL) and idle (UNREPORTED): without sched_switch that
+ * split is a guess, even where time was charged to one of them.
+ */
 static const char *none_blind(const struct ts_analysis *an, const struct ts_cpu *c,
-			      const struct ts_reason_spec *spec)
+			      const struct ts_reason_spec *spec, int *unsure)
 {
-	if (spec->none != TS_NONE_NOT_NOHZ_FULL)
-		return NULL;
-	if (c->nohz_full < 0)
+	if (spec->none == TS_NONE_NOT_NOHZ_FULL && c->nohz_full < 0)
 		return "whether this CPU is nohz_full is unknown (--nohz-full)";
-	if (!an->caps.sched_switch)
-		return "no sched:sched_switch events: busy time unknown";
+	if (c->nohz_full == 0 && !an->caps.sched_switch) {
+		*unsure = 1;
+		return "no sched:sched_switch events: busy time unknown, which tells NOT_NOHZ_FULL from UNREPORTED";
+	}
 	return NULL;
 }
 
@@ -259,7 +265,7 @@ static void forbid_eval(const struct ts_analysis *an, const struct ts_cpu *c,
 	if (!e->blind && spec->dep >= 0)
 		e->blind = dep_blind(c);
 	if (!e->blind && spec->none >= 0)
-		e->blind = none_blind(an, c, spec);
+		e->blind = none_blind(an, c, spec, &e->unsure);
 }
 
 /*
@@ -279,7 +285,9 @@ static int forbid_one(const struct ts_analysis *an, const struct ts_cpu *c,
 
 	snprintf(option, sizeof(option), "--forbid %s", f->text);
 	forbid_eval(an, c, &f->spec, &e);
-	if (e.held_ns || e.decisions)
+	if (e.unsure)
+		st = TS_NOT_APPLICABLE;
+	else if (e.held_ns || e.decisions)
 		st = TS_FAIL;
 	else if (e.blind || e.unknown_scope_ns || e.hiding || no_data(c, m) ||
 		 !(m->stopped_ns + m->running_ns))
