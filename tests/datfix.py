@@ -9,6 +9,7 @@ few byte edits, following trace-cmd.dat.v6(5) and docs/recording-format.md.
 A recording keeps its own checks valid: after a page changes, its "pages"
 and "done" marks get the CRC-32 values its reader will compute.
 """
+import re
 import struct
 import zlib
 
@@ -176,4 +177,30 @@ def without_event(b: bytes, name: bytes) -> bytearray:
     c = bytearray(b)
     at = c.index(b"name: " + name + b"\n")
     c[at + 6] ^= 0x20                              # its first letter in upper case
+    return c
+
+
+def field_offset(b: bytes, lay: V6, event: bytes, name: bytes) -> tuple[int, int]:
+    """(event id, offset of a field in its records), from the file's format."""
+    text = bytes(b[lay.formats[b"name: " + event]:]).split(b"print fmt", 1)[0]
+    eid = int(re.search(rb"\nID: (\d+)", text).group(1))
+    return eid, int(re.search(rb"field:[^;]* " + name + rb";\toffset:(\d+);", text).group(1))
+
+
+def retarget_deps(b: bytes, target: int) -> bytearray:
+    """Every tick_dep_set of CPU scope aimed at another CPU (one the file may not have)."""
+    c, lay = bytearray(b), V6(b)
+    eid, scope = field_offset(c, lay, b"tick_dep_set", b"scope")
+    _, tgt = field_offset(c, lay, b"tick_dep_set", b"target")
+    for cpu, (_, size) in enumerate(lay.cpus):
+        for n in range(size // lay.page_size):
+            s = lay.page(cpu, n)
+            page = bytes(c[s])
+            for off, tl in records(page, lay.long_size):
+                data = s.start + off + (8 if tl == 0 else 4)
+                if 0 <= tl <= 28 and struct.unpack_from("<H", c, data)[0] == eid and \
+                        struct.unpack_from("<i", c, data + scope)[0] == 2:  # the kernel's CPU scope
+                    struct.pack_into("<i", c, data + tgt, target)
+    if b"tickstat v1 start: " in c:
+        fix_marks(c, lay)
     return c

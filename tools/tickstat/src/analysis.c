@@ -138,6 +138,18 @@ int ts_analysis_covers(const struct ts_analysis *an, int cpu)
 }
 
 /*
+ * ts_analysis_report_covered - report no CPU the source has no data of.
+ * Such a CPU has a state only because an event named it (a dependency set
+ * for it from another CPU): a row for it would be made up.
+ */
+void ts_analysis_report_covered(struct ts_analysis *an)
+{
+	for (int i = 0; i < an->nr_cpus; i++)
+		if (an->cpus[i] && !ts_analysis_covers(an, i))
+			an->cpus[i]->active = 0;
+}
+
+/*
  * ts_analysis_lost_uncounted - the source cannot count every event it lost
  * (why: a static string): no loss seen does not mean none happened.
  */

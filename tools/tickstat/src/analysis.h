@@ -240,6 +240,7 @@ void ts_analysis_set_range(struct ts_analysis *an, uint64_t start, uint64_t end)
 void ts_analysis_monitor(struct ts_analysis *an, int cpu);
 void ts_analysis_cover(struct ts_analysis *an, int cpu);
 int ts_analysis_covers(const struct ts_analysis *an, int cpu);
+void ts_analysis_report_covered(struct ts_analysis *an);
 void ts_analysis_lost_uncounted(struct ts_analysis *an, const char *why);
 void ts_analysis_time_backwards(struct ts_analysis *an, const char *where);
 void ts_analysis_set_initial(struct ts_analysis *an, int cpu,

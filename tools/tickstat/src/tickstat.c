@@ -700,6 +700,7 @@ static int read_input(struct cmd_opts *o, struct ts_analysis *an)
 		if (cpus_in_data(an, &full, "--nohz-full", path))
 			return -1;
 	}
+	ts_analysis_report_covered(an);
 	/* a recording's -C keeps only the named CPUs among the monitored ones */
 	if (o->have_cpus)
 		for (int c = 0; c < an->nr_cpus; c++)
