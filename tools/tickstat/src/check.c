@@ -2,12 +2,15 @@
 /*
  * check.c - thresholds over the metrics, per CPU, and their verdicts.
  *
- * A threshold that cannot be evaluated on a CPU (no busy time to take a
- * share of, no tick events to count) is NOT_APPLICABLE there: it neither
- * passes nor fails, and JUnit shows it as skipped.  A threshold that no CPU
- * could evaluate is an error, not a pass: the data is not what the user
- * meant.  Too much unknown time or lost events fail the check, because a
- * verdict on a partial stream would be a guess.
+ * A threshold that the data cannot show on a CPU (no busy time to take a
+ * share of, no tick events to count, a reason the kernel does not report or
+ * may hide) is NOT_APPLICABLE there: it neither passes nor fails, and JUnit
+ * shows it as skipped.  A threshold that no CPU could evaluate is an error,
+ * not a pass: the data is not what the user meant, or cannot tell.  So is
+ * data with nothing to check (an empty window, CPUs without data) or with
+ * damage that could flip a verdict (time going back).  Too much unknown
+ * time or lost events fail the check, because a verdict on a partial
+ * stream would be a guess.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,14 +108,15 @@ static int no_data(const struct ts_cpu *c, const struct ts_metrics *m)
  * the start.
  */
 static int min_share(const struct ts_analysis *an, struct ts_verdict *v, int cpu,
-		     const char *name, const char *option, double share, double min_pct,
-		     const char *what)
+		     const char *name, double share, double min_pct, const char *what,
+		     int needs_switch)
 {
 	struct ts_verdict_item *it;
-	int needs_switch = strcmp(what, "known");
+	char option[40];
 
 	if (min_pct < 0)
 		return 0;
+	snprintf(option, sizeof(option), "--%s", name);
 	if (needs_switch && !an->caps.sched_switch) {
 		it = add(v, cpu, name, option, TS_NOT_APPLICABLE);
 		if (it)
@@ -366,12 +370,12 @@ static int check_cpu(const struct ts_analysis *an, const struct ts_cpu *c,
 	struct ts_metrics m;
 
 	ts_metrics_of(an, c, &m);
-	if (min_share(an, v, c->cpu, "min-busy-tickless", "--min-busy-tickless",
-		      m.busy_tickless_share, o->min_busy_share, "busy") ||
-	    min_share(an, v, c->cpu, "min-idle-tickless", "--min-idle-tickless",
-		      m.idle_tickless_share, o->min_idle_share, "idle") ||
-	    min_share(an, v, c->cpu, "min-tickless", "--min-tickless", m.tickless_share,
-		      o->min_window_share, "known") ||
+	if (min_share(an, v, c->cpu, "min-busy-tickless", m.busy_tickless_share,
+		      o->min_busy_share, "busy", 1) ||
+	    min_share(an, v, c->cpu, "min-idle-tickless", m.idle_tickless_share,
+		      o->min_idle_share, "idle", 1) ||
+	    min_share(an, v, c->cpu, "min-tickless", m.tickless_share, o->min_window_share,
+		      "known", 0) ||
 	    max_rate(an, c, &m, o, v))
 		return -1;
 	for (int i = 0; i < o->nr_forbid; i++)
