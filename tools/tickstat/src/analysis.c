@@ -119,6 +119,56 @@ void ts_analysis_monitor(struct ts_analysis *an, int cpu)
 		c->active = 1;
 }
 
+/*
+ * ts_analysis_cover - the source has data of this CPU: it was online when
+ * a recording started, it has a data section in a trace.dat, or events
+ * came from it.  A CPU covered may have had no event at all (a quiet CPU
+ * is data too); one not covered is absent, and naming it is a mistake.
+ */
+void ts_analysis_cover(struct ts_analysis *an, int cpu)
+{
+	if (cpu >= 0 && cpu < TS_MAX_CPUS)
+		an->covered[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+/* ts_analysis_covers - does the source have data of this CPU? */
+int ts_analysis_covers(const struct ts_analysis *an, int cpu)
+{
+	return cpu >= 0 && cpu < TS_MAX_CPUS && (an->covered[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/*
+ * ts_analysis_report_covered - report no CPU the source has no data of.
+ * Such a CPU has a state only because an event named it (a dependency set
+ * for it from another CPU): a row for it would be made up.
+ */
+void ts_analysis_report_covered(struct ts_analysis *an)
+{
+	for (int i = 0; i < an->nr_cpus; i++)
+		if (an->cpus[i] && !ts_analysis_covers(an, i))
+			an->cpus[i]->active = 0;
+}
+
+/*
+ * ts_analysis_lost_uncounted - the source cannot count every event it lost
+ * (why: a static string): no loss seen does not mean none happened.
+ */
+void ts_analysis_lost_uncounted(struct ts_analysis *an, const char *why)
+{
+	an->lost_uncounted = why;
+}
+
+/*
+ * ts_analysis_time_backwards - a page whose events go back in time was
+ * dropped (the stream counts it as a bad page too); where says where, the
+ * first one is kept for the reports.
+ */
+void ts_analysis_time_backwards(struct ts_analysis *an, const char *where)
+{
+	if (!an->backward_pages++)
+		snprintf(an->backward_first, sizeof(an->backward_first), "%s", where);
+}
+
 /* ts_analysis_set_initial - the state at the window start, from a snapshot */
 void ts_analysis_set_initial(struct ts_analysis *an, int cpu,
 			     enum ts_tick_state tick, enum ts_idle_state idle)
@@ -1008,17 +1058,26 @@ const char *ts_reason_name(const struct ts_reason *r, char *buf, int len)
 	return buf;
 }
 
-/* A number after a prefix, as names.c writes unknown values ("DEP_BIT7"). */
-static int numbered(const char *name, const char *prefix, int *val)
+/*
+ * A number after a prefix, as names.c writes values it has no name for
+ * ("DEP_BIT7"): written as reports write it (no sign, no leading zero), and
+ * only in [min, max], the values a kernel can send that have no name.  A
+ * name outside that range could never match anything: a typo, not a reason.
+ */
+static int numbered(const char *name, const char *prefix, int min, int max, int *val)
 {
-	size_t n = strlen(prefix);
-	char *end;
-	long v;
+	const char *d = name + strlen(prefix);
+	long v = 0;
 
-	if (strncasecmp(name, prefix, n) || !isdigit((unsigned char)name[n]))
+	if (strncasecmp(name, prefix, strlen(prefix)) || !isdigit((unsigned char)*d) ||
+	    (d[0] == '0' && d[1]))
 		return 0;
-	v = strtol(name + n, &end, 10);
-	if (*end || v > 1000000)
+	for (; isdigit((unsigned char)*d); d++) {
+		v = v * 10 + (*d - '0');
+		if (v > max)
+			return 0;
+	}
+	if (*d || v < min)
 		return 0;
 	*val = (int)v;
 	return 1;
@@ -1047,13 +1106,14 @@ int ts_reason_spec_parse(const char *text, struct ts_reason_spec *spec)
 			return -1;
 	}
 	spec->dep = ts_dep_from_name(name);
-	if (spec->dep < 0 && !numbered(name, "DEP_BIT", &spec->dep))
+	if (spec->dep < 0 && !numbered(name, "DEP_BIT", TS_DEP_BITS, TS_DEP_BIT_MAX, &spec->dep))
 		spec->dep = -1;
 	spec->retain = spec->none = -1;
 	if (at)		/* only dependencies have a scope */
 		return spec->dep >= 0 ? 0 : -1;
 	spec->retain = ts_retain_from_name(name);
-	if (spec->retain < 0 && !numbered(name, "RETAIN_", &spec->retain))
+	if (spec->retain < 0 && !numbered(name, "RETAIN_", ts_retain_numbered_min(),
+					  TS_RETAIN_NUMBERED_MAX, &spec->retain))
 		spec->retain = -1;
 	for (int v = 0; v < (int)(sizeof(none_names) / sizeof(none_names[0])); v++)
 		if (!strcasecmp(name, none_names[v]))
@@ -1100,6 +1160,8 @@ void ts_reason_name_list(char *buf, size_t len)
 	ADD("; a dependency may take @SCOPE, one of ");
 	for (int i = 0; i < TS_NR_SCOPES; i++)
 		ADD("%s%s", i ? ", " : "", ts_scope_name(i));
+	ADD("; values without a name are DEP_BIT%d to DEP_BIT%d and RETAIN_%d to RETAIN_%d",
+	    TS_DEP_BITS, TS_DEP_BIT_MAX, ts_retain_numbered_min(), TS_RETAIN_NUMBERED_MAX);
 #undef ADD
 }
 

@@ -198,6 +198,7 @@ struct ts_analysis {
 	int nr_cpus;			/* highest CPU + 1 */
 	struct ts_cpu *cpus[TS_MAX_CPUS];
 	int restrict_cpus;		/* only monitored CPUs are reported */
+	uint64_t covered[TS_MAX_CPUS / 64];	/* CPUs the source has data of */
 
 	struct ts_culprit culprits[TS_MAX_CULPRITS];
 	int nr_culprits;
@@ -220,6 +221,9 @@ struct ts_analysis {
 	uint64_t overrun;		/* ring-buffer overruns the kernel counted */
 	uint64_t bad_records;		/* records too short for their format */
 	uint64_t bad_pages;		/* ring-buffer pages that were corrupt */
+	const char *lost_uncounted;	/* why the source cannot count every lost event, or NULL */
+	uint64_t backward_pages;	/* bad pages whose time goes back (counted in bad_pages) */
+	char backward_first[200];	/* where the first one is */
 
 	FILE *timeline;			/* segments, if kept: written by the state machine only */
 	int timeline_error;
@@ -234,6 +238,11 @@ struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu);
 void ts_analysis_set_start(struct ts_analysis *an, uint64_t start);
 void ts_analysis_set_range(struct ts_analysis *an, uint64_t start, uint64_t end);
 void ts_analysis_monitor(struct ts_analysis *an, int cpu);
+void ts_analysis_cover(struct ts_analysis *an, int cpu);
+int ts_analysis_covers(const struct ts_analysis *an, int cpu);
+void ts_analysis_report_covered(struct ts_analysis *an);
+void ts_analysis_lost_uncounted(struct ts_analysis *an, const char *why);
+void ts_analysis_time_backwards(struct ts_analysis *an, const char *where);
 void ts_analysis_set_initial(struct ts_analysis *an, int cpu,
 			     enum ts_tick_state tick, enum ts_idle_state idle);
 int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev);

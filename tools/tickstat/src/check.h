@@ -30,6 +30,7 @@ enum ts_status { TS_PASS, TS_FAIL, TS_NOT_APPLICABLE };
 struct ts_verdict_item {
 	int cpu;
 	char name[32];
+	char option[80];	/* the option that asked for it: "--forbid SCHED@CPU" */
 	enum ts_status status;
 	char detail[192];
 };
@@ -43,6 +44,8 @@ struct ts_verdict {
 
 void ts_check_opts_init(struct ts_check_opts *o);
 int ts_check_add_forbid(struct ts_check_opts *o, const char *text);
+const struct ts_forbid *ts_check_forbidden(const struct ts_check_opts *o,
+					   const struct ts_reason_spec *spec);
 int ts_check_run(const struct ts_analysis *an, const struct ts_check_opts *o,
 		 struct ts_verdict *v);
 void ts_verdict_free(struct ts_verdict *v);

@@ -37,6 +37,15 @@ enum ts_kind {
  */
 #define TS_RETAIN_IDLE_REFUSED	100
 
+/*
+ * Values a kernel may send that have no name here: reports name them by
+ * number (DEP_BIT7, RETAIN_12), and --forbid takes those names only in
+ * these ranges.  The kernel's dependency masks are 32 bits wide; retain
+ * values stop below tickstat's own TS_RETAIN_IDLE_REFUSED.
+ */
+#define TS_DEP_BIT_MAX		31
+#define TS_RETAIN_NUMBERED_MAX	(TS_RETAIN_IDLE_REFUSED - 1)
+
 /* Scopes of a dependency; UNKNOWN on kernels that do not report it. */
 enum ts_scope {
 	TS_SCOPE_GLOBAL,
@@ -117,6 +126,7 @@ int ts_dep_from_name(const char *name);
 const char *ts_scope_name(int scope);
 const char *ts_retain_name(int reason);
 int ts_retain_from_name(const char *name);
+int ts_retain_numbered_min(void);
 const char *ts_restart_name(int cause);
 const char *ts_sched_name(int sched);
 

@@ -26,7 +26,8 @@ void ts_metrics_of(const struct ts_analysis *an, const struct ts_cpu *c, struct 
 	m->busy_tickless_share = ts_share(m->busy_stopped_ns, m->busy_ns);
 	m->idle_tickless_share = ts_share(m->idle_stopped_ns, m->idle_ns);
 	m->unknown_share = ts_share(m->unknown_ns, m->window_ns);
-	m->tick_rate_hz = m->window_ns ? (double)c->ticks * 1e9 / (double)m->window_ns : 0;
+	/* an empty window has no rate (-1), not a rate of 0 */
+	m->tick_rate_hz = m->window_ns ? (double)c->ticks * 1e9 / (double)m->window_ns : -1;
 }
 
 /* qsort_r comparators: the CPU or analysis comes as an argument, never as a static */

@@ -22,7 +22,7 @@ struct ts_metrics {
 	double busy_tickless_share;
 	double idle_tickless_share;
 	double unknown_share;
-	double tick_rate_hz;
+	double tick_rate_hz;		/* -1: an empty window */
 };
 
 void ts_metrics_of(const struct ts_analysis *an, const struct ts_cpu *c, struct ts_metrics *m);

@@ -92,6 +92,12 @@ int ts_retain_from_name(const char *name)
 	return -1;
 }
 
+/* ts_retain_numbered_min - the first TICK_RETAIN_* value without a name here */
+int ts_retain_numbered_min(void)
+{
+	return NR_RETAIN;
+}
+
 /* ts_restart_name - name of an enum ts_restart_cause value */
 const char *ts_restart_name(int cause)
 {

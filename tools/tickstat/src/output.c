@@ -98,8 +98,10 @@ static void table_summary(FILE *f, const struct ts_analysis *an)
 		ts_metrics_of(an, c, &m);
 		fprintf(f, "  %3d %9s %9s %9s ", c->cpu, pct(a, 16, m.tickless_share),
 			pct(b, 16, m.busy_tickless_share), pct(c1, 16, m.idle_tickless_share));
-		if (an->caps.tick_expiry)
+		if (an->caps.tick_expiry && m.tick_rate_hz >= 0)
 			fprintf(f, "%8" PRIu64 " %9.1f ", c->ticks, m.tick_rate_hz);
+		else if (an->caps.tick_expiry)
+			fprintf(f, "%8" PRIu64 " %9s ", c->ticks, "-");
 		else
 			fprintf(f, "%8s %9s ", "-", "-");
 		if (c->stopped.count)
@@ -306,6 +308,13 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 		fprintf(f, "#\n# WARNING: %" PRIu64 " records and %" PRIu64
 			" ring-buffer pages could not be decoded (counted as lost)\n",
 			an->bad_records, an->bad_pages);
+	if (!ts_cpu_window_ns(an))
+		fprintf(f, "#\n# WARNING: the window is empty (0 ns): no events, nothing measured\n");
+	if (an->lost_uncounted)
+		fprintf(f, "#\n# WARNING: lost events cannot all be counted: %s\n", an->lost_uncounted);
+	if (an->backward_pages)
+		fprintf(f, "# WARNING: in %" PRIu64 " of those pages time goes back (first: %s)\n",
+			an->backward_pages, an->backward_first);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -482,9 +491,12 @@ static void json_cpu(FILE *f, const struct ts_analysis *an, const struct ts_cpu 
 	json_share(f, m.idle_tickless_share);
 	fputs(",\"unknown_share\":", f);
 	json_share(f, m.unknown_share);
-	if (an->caps.tick_expiry)
+	if (an->caps.tick_expiry && m.tick_rate_hz >= 0)
 		fprintf(f, ",\"ticks\":%" PRIu64 ",\"ticks_while_stopped\":%" PRIu64
 			",\"tick_rate_hz\":%.3f,", c->ticks, c->ticks_stopped, m.tick_rate_hz);
+	else if (an->caps.tick_expiry)
+		fprintf(f, ",\"ticks\":%" PRIu64 ",\"ticks_while_stopped\":%" PRIu64
+			",\"tick_rate_hz\":null,", c->ticks, c->ticks_stopped);
 	else
 		fputs(",\"ticks\":null,\"ticks_while_stopped\":null,\"tick_rate_hz\":null,", f);
 	fprintf(f, "\"tick_stop_success\":%" PRIu64 ",\"tick_stop_fail\":%" PRIu64 ",",
@@ -594,7 +606,8 @@ void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_outpu
 		c->tick_expiry ? "true" : "false", c->check_scopes ? "true" : "false");
 	json_probes(f, &c->probes);
 	fprintf(f, ",\"ring_buffer_overrun\":%" PRIu64 ",\"bad_records\":%" PRIu64
-		",\"bad_pages\":%" PRIu64 "},", an->overrun, an->bad_records, an->bad_pages);
+		",\"bad_pages\":%" PRIu64 ",\"bad_pages_time_back\":%" PRIu64 "},",
+		an->overrun, an->bad_records, an->bad_pages, an->backward_pages);
 	fprintf(f, "\"window\":{\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64
 		",\"duration_ns\":%" PRIu64 ",\"snapshot_ns\":", an->win_start, an->win_end,
 		ts_cpu_window_ns(an));

@@ -50,7 +50,8 @@ int ts_stream_init(struct ts_stream *s, struct ts_analysis *an, int page_size, i
 	s->long_size = long_size;
 	s->tep = tep_alloc();
 	s->sums = calloc(TS_MAX_CPUS, sizeof(*s->sums));
-	if (!s->tep || !s->sums)
+	s->cpu_pages = calloc(TS_MAX_CPUS, sizeof(*s->cpu_pages));
+	if (!s->tep || !s->sums || !s->cpu_pages)
 		return fail(s, "out of memory");
 	tep_set_long_size(s->tep, long_size);
 	tep_set_page_size(s->tep, page_size);
@@ -63,12 +64,14 @@ void ts_stream_free(struct ts_stream *s)
 		kbuffer_free(s->kbuf);
 	free(s->pagebuf);
 	free(s->sums);
+	free(s->cpu_pages);
 	if (s->tep)
 		tep_free(s->tep);
 	s->kbuf = NULL;
 	s->tep = NULL;
 	s->pagebuf = NULL;
 	s->sums = NULL;
+	s->cpu_pages = NULL;
 }
 
 /* ts_stream_header_page - the ring-buffer page header format */
@@ -166,7 +169,9 @@ static int mark_token(struct ts_stream *s, char *tok)
 				continue;
 			}
 			c = ts_analysis_cpu(an, cpu);
-			/* every online CPU: those outside nohz_full are housekeeping */
+			/* every online CPU is recorded, and those outside nohz_full are housekeeping */
+			if (tok[0] == 'c')
+				ts_analysis_cover(an, cpu);
 			if (c && tok[0] == 'n')
 				c->nohz_full = 1;
 			else if (c && c->nohz_full < 0)
@@ -354,6 +359,9 @@ struct walk {
 	int (*fn)(struct ts_stream *s, struct walk *w, struct tep_record *rec);
 	int index;
 	uint64_t first_ts;
+	uint64_t last_ts;
+	uint64_t back_ts;		/* time order: the event that went back, 0 none */
+	uint64_t back_after;		/* and the one it came after */
 	int stop;
 	int mode;			/* of the start-marks scan */
 };
@@ -378,8 +386,56 @@ static int walk_page(struct ts_stream *s, struct walk *w, void *page)
 			w->first_ts = ts;
 		if (w->fn(s, w, &rec))
 			return -2;
+		if (!w->stop)
+			w->last_ts = ts;
 	}
 	return 0;
+}
+
+/* Does this record go back in time from the one before it (or the page before)? */
+static int time_record(struct ts_stream *s, struct walk *w, struct tep_record *rec)
+{
+	(void)s;
+	if (rec->ts < w->last_ts) {
+		w->back_ts = rec->ts;
+		w->back_after = w->last_ts;
+		w->stop = 1;
+	}
+	return 0;
+}
+
+static void put_time(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%llu.%09llu s", (unsigned long long)(ns / 1000000000ULL),
+		 (unsigned long long)(ns % 1000000000ULL));
+}
+
+/*
+ * Do the times of a loaded page go forward, from the CPU's last event on?
+ * The ring buffer writes each CPU's events in time order, so an event
+ * older than the one before it, in the page or in the CPU's previous page,
+ * means a damaged page or pages out of order: none of its events can be
+ * placed in time.  Returns 0, 1 when time goes back (the analysis is
+ * told where), -1 for a page whose events do not parse.  The page is
+ * loaded again for reading.
+ */
+static int time_order(struct ts_stream *s, int cpu, void *page)
+{
+	struct ts_cpu_pages *cp = &s->cpu_pages[cpu];
+	struct walk w = { .cpu = cpu, .fn = time_record, .last_ts = cp->last_ts };
+	char where[32], at[32], after[32], msg[256];
+
+	if (walk_page(s, &w, page) < 0 || kbuffer_load_subbuffer(s->kbuf, page))
+		return -1;
+	if (!w.back_ts)
+		return 0;
+	snprintf(where, sizeof(where), "page %llu", (unsigned long long)cp->pages - 1);
+	put_time(at, sizeof(at), w.back_ts);
+	put_time(after, sizeof(after), w.back_after);
+	snprintf(msg, sizeof(msg), "CPU %d, %s: an event at %s after one at %s", cpu,
+		 s->where[0] ? s->where : where, at, after);
+	ts_analysis_time_backwards(s->an, msg);
+	return 1;
 }
 
 static int lost_event(struct ts_stream *s, int cpu, uint64_t ts, uint64_t count)
@@ -424,8 +480,10 @@ static int analyse_record(struct ts_stream *s, struct walk *w, struct tep_record
 
 /*
  * ts_stream_page - decode one raw sub-buffer of a CPU into events.
- * A page that fails its checks is counted, and the CPU's state becomes
- * unknown from there: its events are lost to us.
+ * A page that fails its checks (its shape, or time going back) is counted,
+ * and the CPU's state becomes unknown from there: its events are lost to us.
+ * s->where, when the caller set it, names the page in messages; it is
+ * cleared for the next one.
  */
 int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 {
@@ -437,7 +495,11 @@ int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 	if (cpu < 0 || cpu >= TS_MAX_CPUS)
 		return fail(s, "a page of a CPU number out of range");
 	s->pages++;
+	s->cpu_pages[cpu].pages++;
 	r = load_page(s, &page, len);
+	if (r > 0)
+		r = time_order(s, cpu, page) ? -1 : 1;
+	s->where[0] = '\0';
 	if (r < 0)
 		goto bad;
 	if (!r)
@@ -454,6 +516,8 @@ int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 		return -1;
 	if (r < 0)
 		goto bad;
+	if (w.index)
+		s->cpu_pages[cpu].last_ts = w.last_ts;
 	return 0;
 bad:
 	s->an->bad_pages++;

@@ -57,6 +57,11 @@ struct ts_stream {
 	uint64_t pages;
 	uint64_t records;
 	uint64_t last_ts;		/* of the last record analysed */
+	struct ts_cpu_pages {
+		uint64_t pages;		/* pages of the CPU seen */
+		uint64_t last_ts;	/* its last event taken, 0 none */
+	} *cpu_pages;			/* per CPU */
+	char where[96];			/* the reader's name of the next page, "" none */
 	char err[256];
 };
 

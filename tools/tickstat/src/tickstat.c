@@ -264,34 +264,52 @@ static const char *opt_name(int id, int as_short)
 /* A percentage 0..100, or an error message naming the option. */
 static int parse_pct(const char *opt, const char *arg, double *val)
 {
-	if (ts_parse_double(arg, val) || *val < 0 || *val > 100) {
-		err_msg("%s: '%s' is not a percentage between 0 and 100\n", opt, arg);
+	if (ts_parse_double(arg, val) || *val > 100) {
+		err_msg("%s: '%s' is not a percentage from 0 to 100 (a decimal number like 99.9)\n",
+			opt, arg);
 		return -1;
 	}
 	return 0;
 }
 
-static int parse_forbid(struct ts_check_opts *c, char *arg)
+/*
+ * --forbid NAME,...: every item a reason, none empty ("A,,B", "A," are
+ * mistakes, not lists), none twice.
+ */
+static int parse_forbid(struct ts_check_opts *c, const char *arg)
 {
-	char *save = NULL, names[1024];
-	int n = 0;
+	char names[1024], item[64];
+	const char *p = arg;
 
-	for (char *r = strtok_r(arg, ",", &save); r; r = strtok_r(NULL, ",", &save), n++) {
-		switch (ts_check_add_forbid(c, r)) {
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		struct ts_reason_spec spec;
+
+		if (!n) {
+			err_msg("--forbid: %s in '%s'\n", *arg ? "an empty item" : "no reason given",
+				arg);
+			return -1;
+		}
+		snprintf(item, sizeof(item), "%.*s", (int)n, p);
+		switch (n < sizeof(item) ? ts_check_add_forbid(c, item) : -1) {
 		case -1:
 			ts_reason_name_list(names, sizeof(names));
-			err_msg("--forbid: '%s' is not a reason; reasons are %s\n", r, names);
+			err_msg("--forbid: '%.*s' is not a reason; reasons are %s\n", (int)n, p, names);
 			return -1;
 		case -2:
 			err_msg("--forbid: at most %d reasons\n", TS_MAX_FORBID);
 			return -1;
+		case -3:
+			ts_reason_spec_parse(item, &spec);
+			err_msg("--forbid: '%s' is given twice (as '%s' before)\n", item,
+				ts_check_forbidden(c, &spec)->text);
+			return -1;
 		}
+		if (!comma)
+			return 0;
+		p = comma + 1;
 	}
-	if (!n) {
-		err_msg("--forbid: no reason given\n");
-		return -1;
-	}
-	return 0;
 }
 
 /* "START,END": two whole decimal numbers of ns, START < END. */
@@ -325,7 +343,8 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 	case OPT_DURATION:
 		if (ts_parse_double(arg, &o->rec.duration) || o->rec.duration <= 0 ||
 		    o->rec.duration > 31536000) {
-			err_msg("%s: '%s' is not a duration in seconds\n", name, arg);
+			err_msg("%s: '%s' is not a duration in seconds (a decimal number above 0, at most 31536000)\n",
+				name, arg);
 			return -1;
 		}
 		break;
@@ -392,13 +411,14 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 	case OPT_MAX_UNKNOWN:
 		return parse_pct(name, arg, &o->check.max_unknown);
 	case OPT_MAX_RATE:
-		if (ts_parse_double(arg, &o->check.max_tick_rate) || o->check.max_tick_rate < 0) {
-			err_msg("%s: '%s' is not a rate in Hz\n", name, arg);
+		if (ts_parse_double(arg, &o->check.max_tick_rate)) {
+			err_msg("%s: '%s' is not a rate in Hz (a decimal number like 1 or 0.5)\n",
+				name, arg);
 			return -1;
 		}
 		break;
 	case OPT_FORBID:
-		return parse_forbid(&o->check, (char *)arg);
+		return parse_forbid(&o->check, arg);
 	case OPT_ALLOW_LOST:
 		o->check.allow_lost = 1;
 		break;
@@ -417,7 +437,8 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 	case OPT_INTERVAL:
 		if (ts_parse_double(arg, &o->interval) || o->interval < 0.1 ||
 		    o->interval > 86400) {
-			err_msg("%s: '%s' is not a number of seconds from 0.1 to 86400\n", name, arg);
+			err_msg("%s: '%s' is not a number of seconds from 0.1 to 86400 (a decimal number)\n",
+				name, arg);
 			return -1;
 		}
 		break;
@@ -464,12 +485,31 @@ static int check_applies(const struct cmd_opts *o, int id, const char *name)
 }
 
 /*
+ * The option a value sets: an alias sets the same one.  Only --forbid and
+ * -e add to what came before; any other value given twice would silently
+ * replace the first, so it is refused (returns -1, said on stderr).
+ */
+static int once(const char **values, int id, const char *name, const char *arg)
+{
+	int slot = id == OPT_MIN_BUSY_ALIAS ? OPT_MIN_BUSY : id;
+
+	if (!opt_specs[id].has_arg || id == OPT_FORBID || id == OPT_EVENT)
+		return 0;
+	if (values[slot]) {
+		err_msg("%s: given twice ('%s', then '%s'); give it once\n", name, values[slot], arg);
+		return -1;
+	}
+	values[slot] = arg;
+	return 0;
+}
+
+/*
  * Parse the command line of a command.  Returns 0, -1 on a usage error
  * (said on stderr), -2 after --help.
  */
 static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * const *help)
 {
-	const char *given[NR_OPTS] = { 0 };
+	const char *given[NR_OPTS] = { 0 }, *values[NR_OPTS] = { 0 };
 	int as_short[NR_OPTS] = { 0 };
 	int opt, idx, end = argc;
 
@@ -500,7 +540,8 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * co
 			usage(stdout, help, o->cmd != CMD_MONITOR);
 			return -2;
 		}
-		if (take_option(o, id, opt_name(id, as_short[id]), optarg))
+		if (once(values, id, opt_name(id, as_short[id]), optarg) ||
+		    take_option(o, id, opt_name(id, as_short[id]), optarg))
 			return -1;
 		given[id] = argv[0];
 	}
@@ -582,6 +623,33 @@ static int prepare(struct cmd_opts *o, struct ts_analysis *an)
 	return 0;
 }
 
+/*
+ * Are all CPUs of set in the data?  A CPU the source has no data of would
+ * get a made-up row ("0 ticks, unknown"): say which, and which it has.
+ */
+static int cpus_in_data(const struct ts_analysis *an, const struct ts_cpuset *set,
+			const char *opt, const char *path)
+{
+	struct ts_cpuset absent = { 0 }, covered = { 0 };
+	char a[256], c[256];
+
+	for (int cpu = 0; cpu < TS_CPUSET_WORDS * 64; cpu++) {
+		if (ts_analysis_covers(an, cpu))
+			ts_cpuset_add(&covered, cpu);
+		else if (ts_cpuset_has(set, cpu))
+			ts_cpuset_add(&absent, cpu);
+	}
+	if (ts_cpuset_empty(&absent))
+		return 0;
+	ts_cpuset_format(&absent, a, sizeof(a));
+	ts_cpuset_format(&covered, c, sizeof(c));
+	err_msg("%s: %s %s %s not in %s, which has data of CPU%s %s\n", opt,
+		ts_cpuset_count(&absent) > 1 ? "CPUs" : "CPU", a,
+		ts_cpuset_count(&absent) > 1 ? "are" : "is", path,
+		ts_cpuset_count(&covered) > 1 ? "s" : "", c[0] ? c : "(none)");
+	return -1;
+}
+
 static double seconds(uint64_t ns)
 {
 	return ns / 1e9;
@@ -623,6 +691,16 @@ static int read_input(struct cmd_opts *o, struct ts_analysis *an)
 			seconds(an->data_end), an->data_start, an->data_end);
 		return -1;
 	}
+	if (o->have_cpus && cpus_in_data(an, &o->cpus, "-C", path))
+		return -1;
+	if (o->nohz_full) {
+		struct ts_cpuset full;
+
+		ts_cpuset_parse(&full, o->nohz_full);	/* prepare() checked it */
+		if (cpus_in_data(an, &full, "--nohz-full", path))
+			return -1;
+	}
+	ts_analysis_report_covered(an);
 	/* a recording's -C keeps only the named CPUs among the monitored ones */
 	if (o->have_cpus)
 		for (int c = 0; c < an->nr_cpus; c++)

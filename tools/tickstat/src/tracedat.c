@@ -234,7 +234,12 @@ static int analyse_page(struct reading *r, int i, int n)
 	uint64_t records = r->s.records;
 	int had_end = r->s.end_cpu >= 0;
 
-	(void)n;
+	if (r->df.cpus[i].data.chunked)
+		snprintf(r->s.where, sizeof(r->s.where), "page %d of its compressed data", n);
+	else
+		snprintf(r->s.where, sizeof(r->s.where), "page %d (file offset %llu)", n,
+			 (unsigned long long)(r->df.cpus[i].data.off +
+					      (uint64_t)n * r->df.page_size));
 	if (!had_end || r->s.end_cpu != cpu) {
 		c->pages_before_end = c->pages;
 		c->crc_before_end = c->crc;
@@ -248,6 +253,8 @@ static int analyse_page(struct reading *r, int i, int n)
 	if (r->s.sums[cpu].known && c->pages == r->s.sums[cpu].count)
 		c->crc_at_count = c->crc;
 	c->records += r->s.records - records;
+	if (c->records)		/* a CPU that came online during a recording */
+		ts_analysis_cover(r->an, cpu);
 	if (r->s.records > records)
 		c->last_ts = r->s.last_ts;
 	return 0;
@@ -404,9 +411,15 @@ static int read_all(struct reading *r)
 
 		if (f && (!first || f < first))
 			first = f;
-		/* CPUs without any event are reported too, as unknown */
-		if (!r->s.have_start)
+		/*
+		 * CPUs without any event are reported too, as unknown: a
+		 * trace.dat has data of each CPU it has a section for (a
+		 * recording, of the CPUs its start mark lists).
+		 */
+		if (!r->s.have_start) {
 			ts_analysis_cpu(an, r->df.cpus[i].cpu);
+			ts_analysis_cover(an, r->df.cpus[i].cpu);
+		}
 	}
 	if (!r->s.have_start)
 		ts_analysis_set_start(an, first);
@@ -437,7 +450,9 @@ static int read_all(struct reading *r)
 		goto out;
 	if (cl.len)
 		cmdline(&cl);
-	if (!r->s.have_start)
+	if (!r->s.have_start && !r->df.cpustats_len)
+		ts_analysis_lost_uncounted(an, "the file has no buffer statistics (trace-cmd's CPUSTAT options): events its writer did not write cannot be counted");
+	else if (!r->s.have_start)
 		account_unrecorded(r);
 	ts_analysis_finish(an, r->s.have_start ? r->s.end_ns : (last > first ? last : first));
 	for (int i = 0; i < r->df.nr_cpus; i++)

@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,9 @@ int ts_cpuset_parse(struct ts_cpuset *set, const char *list)
 	const char *p = list;
 
 	memset(set, 0, sizeof(*set));
+	/* a newline may end the list (sysfs writes one), nothing may follow it */
+	if (strchr(list, '\n') && strchr(list, '\n')[1])
+		return -1;
 	while (*p && *p != '\n') {
 		char *end;
 		long a, b;
@@ -76,8 +80,8 @@ int ts_cpuset_parse(struct ts_cpuset *set, const char *list)
 		for (long c = a; c <= b; c++)
 			ts_cpuset_add(set, (int)c);
 		p = end;
-		if (*p == ',')
-			p++;
+		if (*p == ',' && isdigit((unsigned char)p[1]))
+			p++;		/* "1,": a comma must lead to a number */
 		else if (*p && *p != '\n')
 			return -1;
 	}
@@ -170,16 +174,33 @@ int ts_parse_dec(const char *s, uint64_t *val)
 	return errno || *end ? -1 : 0;
 }
 
-/* ts_parse_double - a finite number; -1 on anything else */
+/*
+ * ts_parse_double - a number as users write one on a command line: digits,
+ * optionally a point and more digits ("99.9", "10", "0.5").  Everything
+ * strtod() would also take is refused, because none of it is meant: a
+ * sign, an exponent, hex floats, inf and nan, spaces, an empty string.
+ * Returns 0, or -1 (also for a value too large to be finite).
+ */
 int ts_parse_double(const char *s, double *val)
 {
+	const char *p = s;
 	char *end;
 
-	if (!s || !*s)
+	if (!s || !isdigit((unsigned char)*p))
+		return -1;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p == '.') {
+		if (!isdigit((unsigned char)*++p))
+			return -1;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	if (*p)
 		return -1;
 	errno = 0;
 	*val = strtod(s, &end);
-	return errno || *end || *val != *val ? -1 : 0;
+	return errno || *end || !isfinite(*val) ? -1 : 0;
 }
 
 /* ts_now_ns - CLOCK_MONOTONIC, the clock tickstat records events with */

@@ -184,6 +184,38 @@ static void test_cpuset(void)
 	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, "a"), -1);
 	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, "1,,2"), -1);
 	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, "99999"), -1);
+	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, "1,"), -1);
+	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, "1\n2"), -1);
+	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, ",1"), -1);
+	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, "1-2,4\n"), 0);
+}
+
+/* Numbers as users write them, and nothing else strtod() would take */
+static void test_parse_numbers(void)
+{
+	static const char * const bad[] = {
+		"", " 1", "1 ", "+1", "-1", "1e3", "0x10", "0x1p3", "inf", "INF", "nan",
+		"infinity", "1.", ".5", "1.2.3", "1,5", "1_000", "\xd9\xa1",
+		"1000000000000000000000000000000000000000000000000000000000000000000000000000000"
+		"0000000000000000000000000000000000000000000000000000000000000000000000000000000"
+		"0000000000000000000000000000000000000000000000000000000000000000000000000000000"
+		"0000000000000000000000000000000000000000000000000000000000000000000000000000000",
+	};
+	double d;
+	uint64_t n;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CU_ASSERT_EQUAL(ts_parse_double(bad[i], &d), -1);
+	CU_ASSERT_EQUAL(ts_parse_double("99.9", &d), 0);
+	CU_ASSERT_DOUBLE_EQUAL(d, 99.9, 1e-9);
+	CU_ASSERT_EQUAL(ts_parse_double("007", &d), 0);
+	CU_ASSERT_DOUBLE_EQUAL(d, 7, 1e-9);
+	CU_ASSERT_EQUAL(ts_parse_double("0", &d), 0);
+	CU_ASSERT_EQUAL(ts_parse_dec("18446744073709551615", &n), 0);
+	CU_ASSERT_EQUAL(ts_parse_dec("18446744073709551616", &n), -1);
+	CU_ASSERT_EQUAL(ts_parse_dec("0x10", &n), -1);
+	CU_ASSERT_EQUAL(ts_parse_dec("-1", &n), -1);
+	CU_ASSERT_EQUAL(ts_parse_dec("", &n), -1);
 }
 
 /* ---- the state machine on synthetic streams ---- */
@@ -654,6 +686,206 @@ static void test_check(void)
 	ts_analysis_free(&an);
 }
 
+/* The verdict of the one item of option on cpu, or -1 when there is none. */
+static int status_of(const struct ts_verdict *v, int cpu, const char *option)
+{
+	for (int i = 0; i < v->nr; i++)
+		if (v->items[i].cpu == cpu && !strcmp(v->items[i].option, option))
+			return v->items[i].status;
+	return -1;
+}
+
+/* A reason as the state machine would have charged it, put straight in. */
+static void charge(struct ts_cpu *c, int class, int scope, int value, uint64_t ns)
+{
+	c->reasons[c->nr_reasons++] = (struct ts_reason){ .class = class, .scope = scope,
+							  .value = value, .time_ns = ns,
+							  .events = 1 };
+}
+
+/* Run check with these --forbid items; returns the verdict (free it). */
+static void forbid_run(const char *items, struct ts_verdict *v)
+{
+	struct ts_check_opts o;
+	char list[256], *save = NULL;
+
+	ts_check_opts_init(&o);
+	o.max_unknown = 100;
+	snprintf(list, sizeof(list), "%s", items);
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		CU_ASSERT_EQUAL(ts_check_add_forbid(&o, t), 0);
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, v), 0);
+}
+
+/*
+ * --forbid on what a kernel can and cannot show.  A stock kernel names one
+ * dependency per decision, at no scope: a named scope is N/A where the
+ * reason held at an unknown one, and any other dependency named may hide
+ * the one forbidden.  No tick_retain: no retain reason can be checked.
+ */
+static void test_check_forbid_stock(void)
+{
+	struct ts_verdict v;
+
+	start(0, 0);
+	sw(1, 0, 100);
+	stop_sched(1, 10 * MS);		/* SCHED at an unknown scope */
+	sw(2, 0, 100);
+	stop_ok(2, 10 * MS);		/* never a dependency */
+	ts_analysis_finish(&an, 1 * S);
+	forbid_run("SCHED,SCHED@CPU,SCHED@UNKNOWN,POSIX_TIMER,TIMER_DUE,RCU,UNREPORTED", &v);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid SCHED"), TS_FAIL);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid SCHED@CPU"), TS_NOT_APPLICABLE);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid SCHED@UNKNOWN"), TS_FAIL);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid POSIX_TIMER"), TS_NOT_APPLICABLE);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid TIMER_DUE"), TS_NOT_APPLICABLE);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid RCU"), TS_NOT_APPLICABLE);
+	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid SCHED@CPU"), TS_PASS);
+	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid POSIX_TIMER"), TS_PASS);
+	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid UNREPORTED"), TS_PASS);
+	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid TIMER_DUE"), TS_NOT_APPLICABLE);
+	/* TIMER_DUE is N/A everywhere: no verdict */
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--forbid TIMER_DUE could not be evaluated"));
+	ts_verdict_free(&v);
+	/* a CPU outside nohz_full: its dependencies are never checked */
+	an.cpus[2]->nohz_full = 0;
+	forbid_run("POSIX_TIMER,NOT_NOHZ_FULL", &v);
+	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid POSIX_TIMER"), TS_NOT_APPLICABLE);
+	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid NOT_NOHZ_FULL"), TS_PASS);
+	/* and whether CPU 1 is nohz_full is not known */
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid NOT_NOHZ_FULL"), TS_NOT_APPLICABLE);
+	ts_verdict_free(&v);
+	ts_analysis_free(&an);
+}
+
+/*
+ * Probes on a stock kernel: the first scope holding a dependency, with all
+ * its bits, and the later scopes unread; idle refusals only, some of them
+ * of a reason the probes could not read (IDLE_REFUSED).
+ */
+static void test_check_forbid_probes(void)
+{
+	struct ts_verdict v;
+	struct ts_cpu *c;
+
+	start(0, 0);
+	an.caps.check_scopes = 1;
+	an.caps.retain = 1;
+	an.caps.probes.parts = 1 << TS_PART_RETAIN | 1 << TS_PART_SCOPES;
+	sw(1, 0, 100);
+	stop_ok(1, 10 * MS);
+	c = an.cpus[1];
+	charge(c, TS_RC_DEP, TS_SCOPE_CPU, 2, 5 * MS);		/* SCHED@CPU */
+	charge(c, TS_RC_RETAIN, TS_SCOPE_UNKNOWN, 8, 1 * MS);	/* NEED_RESCHED */
+	sw(2, 0, 100);
+	stop_ok(2, 10 * MS);
+	c = an.cpus[2];
+	charge(c, TS_RC_RETAIN, TS_SCOPE_UNKNOWN, TS_RETAIN_IDLE_REFUSED, 1 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	forbid_run("SCHED@CPU,POSIX_TIMER@GLOBAL,POSIX_TIMER@CPU,POSIX_TIMER@PROCESS,"
+		   "POSIX_TIMER,NEED_RESCHED,SOFTIRQ,TIMER_DUE,IDLE_REFUSED", &v);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid SCHED@CPU"), TS_FAIL);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid POSIX_TIMER@GLOBAL"), TS_PASS);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid POSIX_TIMER@CPU"), TS_PASS);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid POSIX_TIMER@PROCESS"), TS_NOT_APPLICABLE);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid POSIX_TIMER"), TS_NOT_APPLICABLE);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid NEED_RESCHED"), TS_FAIL);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid SOFTIRQ"), TS_PASS);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid TIMER_DUE"), TS_NOT_APPLICABLE);
+	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid SOFTIRQ"), TS_NOT_APPLICABLE);
+	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid IDLE_REFUSED"), TS_FAIL);
+	ts_verdict_free(&v);
+	ts_analysis_free(&an);
+}
+
+/*
+ * Nothing to check: an empty window, CPUs none of which has data, time
+ * going back; no sched_switch: no busy or idle share; lost events a source
+ * cannot count.
+ */
+static void test_check_no_data(void)
+{
+	struct ts_check_opts o;
+	struct ts_verdict v;
+
+	ts_check_opts_init(&o);
+	o.max_unknown = 100;
+	start(5 * S, 1);
+	ts_analysis_cpu(&an, 1);
+	ts_analysis_finish(&an, 5 * S);
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "window is empty"));
+	ts_verdict_free(&v);
+	ts_analysis_free(&an);
+
+	start(0, 1);
+	ts_analysis_cpu(&an, 1);		/* covered, no event, no state */
+	sw(2, 0, 0);
+	stop_ok(2, 0);
+	ts_analysis_finish(&an, 1 * S);
+	an.cpus[2]->active = 0;
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "no data of the CPUs checked (CPU 1"));
+	ts_verdict_free(&v);
+	/* with CPU 2, which has data, CPU 1's rate and reasons are N/A */
+	an.cpus[2]->active = 1;
+	o.max_tick_rate = 1;
+	CU_ASSERT_EQUAL(ts_check_add_forbid(&o, "SCHED"), 0);
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_STRING_EQUAL(v.error, "");
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--max-tick-rate"), TS_NOT_APPLICABLE);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid SCHED"), TS_NOT_APPLICABLE);
+	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid SCHED"), TS_PASS);
+	ts_verdict_free(&v);
+	/* a source that cannot count lost events cannot show there were none */
+	ts_analysis_lost_uncounted(&an, "no statistics");
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_EQUAL(status_of(&v, 2, "lost-events"), TS_NOT_APPLICABLE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "give --allow-lost"));
+	ts_verdict_free(&v);
+	o.allow_lost = 1;
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_EQUAL(status_of(&v, 2, "lost-events"), TS_PASS);
+	ts_verdict_free(&v);
+	/* busy and idle shares need sched_switch */
+	an.caps.sched_switch = 0;
+	o.min_idle_share = 50;
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_EQUAL(status_of(&v, 2, "--min-idle-tickless"), TS_NOT_APPLICABLE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--min-idle-tickless could not be evaluated"));
+	ts_verdict_free(&v);
+	an.caps.sched_switch = 1;
+	ts_analysis_time_backwards(&an, "CPU 2, page 3");
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "time goes back in 1 ring-buffer page (first: CPU 2, page 3)"));
+	ts_verdict_free(&v);
+	ts_analysis_free(&an);
+}
+
+/* Duplicate --forbid items, and the CPUs a source covers */
+static void test_check_forbid_twice(void)
+{
+	struct ts_check_opts o;
+
+	ts_check_opts_init(&o);
+	CU_ASSERT_EQUAL(ts_check_add_forbid(&o, "SCHED"), 0);
+	CU_ASSERT_EQUAL(ts_check_add_forbid(&o, "sched"), -3);
+	CU_ASSERT_EQUAL(ts_check_add_forbid(&o, "SCHED@CPU"), 0);
+	CU_ASSERT_EQUAL(ts_check_add_forbid(&o, "Sched@cpu"), -3);
+	CU_ASSERT_EQUAL(ts_check_add_forbid(&o, "RCU"), 0);
+	CU_ASSERT_EQUAL(ts_check_add_forbid(&o, "RCU@CPU"), 0);
+	CU_ASSERT_EQUAL(o.nr_forbid, 4);
+	ts_analysis_init(&an);
+	CU_ASSERT(!ts_analysis_covers(&an, 3));
+	ts_analysis_cover(&an, 3);
+	ts_analysis_cover(&an, 1023);
+	ts_analysis_cover(&an, 1024);		/* out of range: ignored */
+	CU_ASSERT(ts_analysis_covers(&an, 3) && ts_analysis_covers(&an, 1023));
+	CU_ASSERT(!ts_analysis_covers(&an, 2) && !ts_analysis_covers(&an, 1024) &&
+		  !ts_analysis_covers(&an, -1));
+	ts_analysis_free(&an);
+}
+
 /* --forbid names: every reason, any case, a scope only on dependencies */
 static void test_reason_spec(void)
 {
@@ -677,10 +909,137 @@ static void test_reason_spec(void)
 	CU_ASSERT_EQUAL(ts_reason_spec_parse("SCHED@NOWHERE", &sp), -1);
 	CU_ASSERT_EQUAL(ts_reason_spec_parse("TIMER_DUE@CPU", &sp), -1);
 	CU_ASSERT_EQUAL(ts_reason_spec_parse("", &sp), -1);
+	/* numbered names: only values a kernel can send that have no name */
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("DEP_BIT6", &sp), 0);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("dep_bit31@task", &sp), 0);
+	CU_ASSERT(sp.dep == 31 && sp.scope == TS_SCOPE_TASK);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("DEP_BIT32", &sp), -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("DEP_BIT999999", &sp), -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("DEP_BIT2", &sp), -1);	/* that is SCHED */
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("DEP_BIT07", &sp), -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("DEP_BIT+7", &sp), -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("DEP_BIT", &sp), -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("RETAIN_12", &sp), 0);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("RETAIN_99", &sp), 0);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("RETAIN_0", &sp), -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("RETAIN_1", &sp), -1);	/* TIMER_DUE */
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("RETAIN_100", &sp), -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("RETAIN_-3", &sp), -1);
+	CU_ASSERT_EQUAL(ts_reason_spec_parse("RETAIN_12x", &sp), -1);
 	ts_reason_name_list(list, sizeof(list));
 	CU_ASSERT_PTR_NOT_NULL(strstr(list, "POSIX_TIMER, PERF_EVENTS"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(list, "TIMEKEEPING"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(list, "UNREPORTED, NOT_NOHZ_FULL"));
+}
+
+/* ---- pages whose time goes back ---- */
+
+static const char header_page_fmt[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+
+/* A ring-buffer page of stock tick_stop refusals (16 bytes each) at ts + deltas. */
+struct page_build {
+	unsigned char b[4096];
+	size_t len;
+};
+
+static void page_start(struct page_build *p, uint64_t ts)
+{
+	memset(p, 0, sizeof(*p));
+	memcpy(p->b, &ts, 8);
+	p->len = 16;
+}
+
+static void page_put32(struct page_build *p, uint32_t v)
+{
+	memcpy(p->b + p->len, &v, 4);
+	p->len += 4;
+}
+
+static void page_event(struct page_build *p, uint32_t delta)
+{
+	page_put32(p, delta << 5 | 4);			/* type_len 4: 16 bytes */
+	page_put32(p, 41);				/* common_type: tick_stop */
+	page_put32(p, 100);				/* common_pid */
+	page_put32(p, 0);				/* success */
+	page_put32(p, 1 << 2);				/* dependency: SCHED */
+}
+
+/* An absolute time stamp (the kernel's TIME_STAMP record) */
+static void page_stamp(struct page_build *p, uint64_t ts)
+{
+	page_put32(p, (uint32_t)(ts & ((1 << 27) - 1)) << 5 | 31);
+	page_put32(p, (uint32_t)(ts >> 27));
+}
+
+static void page_end(struct page_build *p)
+{
+	uint64_t commit = p->len - 16;
+
+	memcpy(p->b + 8, &commit, 8);
+}
+
+/*
+ * The ring buffer writes a CPU's events in time order: a page older than
+ * the CPU's previous one (pages out of order), or with an event older than
+ * the one before it in the page, is dropped and counted, and the analysis
+ * says where; the pages after it are read as usual.
+ */
+static void test_time_backwards(void)
+{
+	struct ts_stream st;
+	struct page_build p;
+
+	ts_analysis_init(&an);
+	CU_ASSERT_EQUAL_FATAL(ts_stream_init(&st, &an, 4096, 8), 0);
+	CU_ASSERT_EQUAL(ts_stream_header_page(&st, header_page_fmt, strlen(header_page_fmt)), 0);
+	CU_ASSERT_EQUAL(ts_stream_format(&st, "timer", tick_stop_fmt, strlen(tick_stop_fmt)), 0);
+	CU_ASSERT_EQUAL_FATAL(ts_stream_ready(&st), 0);
+	ts_analysis_set_start(&an, 1000);
+
+	page_start(&p, 1000);				/* page 0: 1000, 1010 */
+	page_event(&p, 0);
+	page_event(&p, 10);
+	page_end(&p);
+	CU_ASSERT_EQUAL(ts_stream_page(&st, 1, p.b, sizeof(p.b)), 0);
+	page_start(&p, 900);				/* page 1: older than page 0 */
+	page_event(&p, 0);
+	page_end(&p);
+	snprintf(st.where, sizeof(st.where), "page 1 (file offset 8192)");
+	CU_ASSERT_EQUAL(ts_stream_page(&st, 1, p.b, sizeof(p.b)), 0);
+	CU_ASSERT_EQUAL(an.backward_pages, 1);
+	CU_ASSERT_EQUAL(an.bad_pages, 1);
+	CU_ASSERT_STRING_EQUAL(an.backward_first,
+			       "CPU 1, page 1 (file offset 8192): an event at 0.000000900 s after one at 0.000001010 s");
+	page_start(&p, 2000);				/* page 2: 2000, then 1500 */
+	page_event(&p, 0);
+	page_stamp(&p, 1500);
+	page_event(&p, 0);
+	page_end(&p);
+	CU_ASSERT_EQUAL(ts_stream_page(&st, 1, p.b, sizeof(p.b)), 0);
+	CU_ASSERT_EQUAL(an.backward_pages, 2);
+	CU_ASSERT_EQUAL(an.bad_pages, 2);
+	page_start(&p, 3000);				/* page 3: in order again */
+	page_event(&p, 0);
+	page_stamp(&p, 3500);				/* forward: fine */
+	page_event(&p, 0);
+	page_end(&p);
+	CU_ASSERT_EQUAL(ts_stream_page(&st, 1, p.b, sizeof(p.b)), 0);
+	page_start(&p, 100);				/* another CPU has its own order */
+	page_event(&p, 0);
+	page_end(&p);
+	CU_ASSERT_EQUAL(ts_stream_page(&st, 2, p.b, sizeof(p.b)), 0);
+	CU_ASSERT_EQUAL(an.backward_pages, 2);
+	CU_ASSERT_STRING_EQUAL(an.backward_first,
+			       "CPU 1, page 1 (file offset 8192): an event at 0.000000900 s after one at 0.000001010 s");
+	/* pages 0 and 3 only: two refusals and two, and no more */
+	CU_ASSERT_EQUAL(an.cpus[1]->stop_fail, 4);
+	CU_ASSERT_EQUAL(an.cpus[1]->lost_unknown, 2);
+	ts_stream_free(&st);
+	ts_analysis_free(&an);
 }
 
 /* ---- readers on fixtures captured in the guest ---- */
@@ -1034,6 +1393,12 @@ int main(int argc, char **argv)
 		{ "state: unknown values named by number", test_unknown_values },
 		{ "check: pass, not applicable, no verdict", test_check },
 		{ "check: reason names", test_reason_spec },
+		{ "check: --forbid on a stock kernel", test_check_forbid_stock },
+		{ "check: --forbid with probes", test_check_forbid_probes },
+		{ "check: nothing to check, or not all of it", test_check_no_data },
+		{ "check: the same item twice; the CPUs covered", test_check_forbid_twice },
+		{ "parse: numbers", test_parse_numbers },
+		{ "stream: pages whose time goes back", test_time_backwards },
 		{ "fixture: patched recording", test_fixture_patched },
 		{ "fixture: stock recording", test_fixture_stock },
 		{ "fixture: a recording converted to v7 by trace-cmd", test_fixture_converted },
