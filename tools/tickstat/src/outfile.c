@@ -324,10 +324,9 @@ int ts_stdout_flush(void)
 	return -1;
 }
 
-/* The checks of a file replaced, up to its rename. */
-static int commit_replace(struct ts_outfile *o)
+/* A file replaced: its temporary file written out, ready for the rename. */
+static int ready_replace(struct ts_outfile *o)
 {
-	struct stat now;
 	FILE *f = o->f;
 
 	o->f = NULL;
@@ -340,6 +339,50 @@ static int commit_replace(struct ts_outfile *o)
 		err_msg("%s %s: write error: %m\n", o->opt, o->path);
 		return -1;
 	}
+	return 0;
+}
+
+/* A device or FIFO: the spool written to it, the last step that can fail. */
+static int ready_in_place(struct ts_outfile *o)
+{
+	int ret = 0;
+
+	if (copy_out(o->f, o->fd)) {
+		err_msg("%s %s: write error: %m\n", o->opt, o->path);
+		ret = -1;
+	} else if (close(o->fd)) {
+		err_msg("%s %s: write error: %m\n", o->opt, o->path);
+		ret = -1;
+	}
+	o->fd = -1;
+	return ret;
+}
+
+/*
+ * ts_outfile_ready - the command succeeded: do all that can fail with a
+ * write error (a device or FIFO is written now, a file's temporary file is
+ * synced), so that the caller can stop before anything else is shown.
+ * Returns 0, or -1 after saying why.  ts_outfile_commit does the rest.
+ */
+int ts_outfile_ready(struct ts_outfile *o)
+{
+	int ret = 0;
+
+	if (o->ready)
+		return 0;
+	if (o->kind == TS_OUT_REPLACE)
+		ret = ready_replace(o);
+	else if (o->kind == TS_OUT_IN_PLACE)
+		ret = ready_in_place(o);
+	o->ready = !ret;
+	return ret;
+}
+
+/* The rename of a file replaced. */
+static int commit_replace(struct ts_outfile *o)
+{
+	struct stat now;
+
 	/* what it named then is what it replaces: not a link or a device put there since */
 	if (!lstat(o->path, &now) && !S_ISREG(now.st_mode)) {
 		err_msg("%s %s: became %s while tickstat ran; not replaced\n", o->opt, o->path,
@@ -356,35 +399,26 @@ static int commit_replace(struct ts_outfile *o)
 }
 
 /*
- * ts_outfile_commit - the command succeeded: put the output in place.
- * Returns 0, or -1 after saying why (a temporary file is then removed).
+ * ts_outfile_commit - the command succeeded: put the output in place
+ * (ts_outfile_ready first, if the caller did not).  Returns 0, or -1 after
+ * saying why (a temporary file is then removed).
  */
 int ts_outfile_commit(struct ts_outfile *o)
 {
 	int ret = 0;
 
-	switch (o->kind) {
-	case TS_OUT_UNUSED:
+	if (o->kind == TS_OUT_UNUSED)
 		return 0;
-	case TS_OUT_STDOUT:
+	if (ts_outfile_ready(o)) {
+		ts_outfile_abort(o);
+		return -1;
+	}
+	if (o->kind == TS_OUT_STDOUT) {
 		ret = copy_out(o->f, -1) ? -1 : 0;
 		if (ts_stdout_flush())
 			ret = -1;
-		break;
-	case TS_OUT_IN_PLACE:
-		if (copy_out(o->f, o->fd)) {
-			err_msg("%s %s: write error: %m\n", o->opt, o->path);
-			ret = -1;
-		} else if (close(o->fd)) {
-			o->fd = -1;
-			err_msg("%s %s: write error: %m\n", o->opt, o->path);
-			ret = -1;
-		}
-		o->fd = -1;
-		break;
-	case TS_OUT_REPLACE:
+	} else if (o->kind == TS_OUT_REPLACE) {
 		ret = commit_replace(o);
-		break;
 	}
 	ts_outfile_abort(o);
 	return ret;

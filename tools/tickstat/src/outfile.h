@@ -51,6 +51,7 @@ struct ts_outfile {
 	char *tmp;		/* REPLACE: the temporary file beside it */
 	int fd;			/* IN_PLACE: the target, opened for writing */
 	FILE *f;		/* where to write: the temporary file or the spool */
+	int ready;		/* ts_outfile_ready done: only the rename or copy is left */
 };
 
 /* what ts_outfile_check accepts besides regular files and new names */
@@ -61,6 +62,7 @@ int ts_outfile_open(struct ts_outfile *o);
 int ts_outfile_same(const struct ts_outfile *a, const struct ts_outfile *b);
 int ts_outfile_is(const struct ts_outfile *o, const struct stat *st);
 const char *ts_outfile_spool_hint(const struct ts_outfile *o);
+int ts_outfile_ready(struct ts_outfile *o);
 int ts_outfile_commit(struct ts_outfile *o);
 void ts_outfile_abort(struct ts_outfile *o);
 int ts_outfile_replace(const char *path, const void *buf, size_t len, char *err,

@@ -743,6 +743,12 @@ static int open_outputs(struct cmd_opts *o, struct outputs *out, struct ts_analy
 	return 0;
 }
 
+static int ready_outputs(struct outputs *out)
+{
+	return ts_outfile_ready(&out->recording) || ts_outfile_ready(&out->junit) ||
+	       ts_outfile_ready(&out->csv) ? -1 : 0;
+}
+
 static int commit_outputs(struct outputs *out)
 {
 	int ret = ts_outfile_commit(&out->recording);
@@ -819,7 +825,13 @@ static int run_command(enum ts_command cmd, int argc, char **argv)
 		err_msg("cannot read the timeline back\n");
 		goto out;
 	}
-	/* the report first: when it cannot be written, no output file appears */
+	/*
+	 * Whatever can fail first, then the report, then the files' renames:
+	 * an error shows no report, and a report that cannot be written
+	 * leaves no file behind.
+	 */
+	if (ready_outputs(&out))
+		goto out;
 	print_report(&o, &an, cmd == CMD_CHECK ? &v : NULL);
 	if (ts_stdout_flush() || commit_outputs(&out))
 		goto out;
