@@ -186,7 +186,8 @@ const char *ts_outfile_spool_hint(const struct ts_outfile *o)
 
 static int open_replace(struct ts_outfile *o)
 {
-	mode_t mode = o->exists ? o->st.st_mode & 07777 : 0644 & ~current_umask();
+	/* not set-user-ID or set-group-ID: that would not be the file replaced */
+	mode_t mode = o->exists ? o->st.st_mode & 0777 : 0644 & ~current_umask();
 	int fd;
 
 	if (asprintf(&o->tmp, "%s.tmp-XXXXXX", o->path) < 0) {
