@@ -257,6 +257,10 @@ static int check_outputs(struct monitor *m)
 	struct ts_outfile textfile;
 	const char *tf = m->o->textfile, *rec = m->o->output;
 
+	if (tf && !strcmp(tf, "-")) {
+		err_msg("--textfile -: give a file (standard output is no textfile; a terminal: /dev/stdout)\n");
+		return -1;
+	}
 	if (tf && ts_outfile_check(&textfile, "--textfile", tf, 0))
 		return -1;
 	if (rec && ts_outfile_check(&m->recording, "--output", rec, TS_OUT_ALLOW_FIFO))

@@ -85,7 +85,7 @@ static int classify(const char *path, int allow, struct stat *st, int *exists, c
 		}
 		if (in_place(st, allow))
 			return TS_OUT_IN_PLACE;
-		snprintf(why, len, "is a symbolic link to %s; tickstat does not replace what a link points to: name it itself",
+		snprintf(why, len, "is a symbolic link to %s; tickstat does not replace what a link points to: name the file itself",
 			 type_name(st->st_mode));
 		return -1;
 	}
