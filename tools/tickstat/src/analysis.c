@@ -252,7 +252,9 @@ static void keep_segment(struct ts_analysis *an, const struct ts_segment *s)
 		reasons[i] = s->reasons[i];
 	if (fwrite(&r, sizeof(r), 1, an->timeline) != 1 ||
 	    fwrite(reasons, sizeof(int32_t), s->nr_reasons, an->timeline) != (size_t)s->nr_reasons ||
-	    fwrite(s->ticks, sizeof(uint64_t), s->nr_ticks, an->timeline) != (size_t)s->nr_ticks)
+	    /* no ticks: s->ticks may be NULL, which fwrite must not get even for 0 */
+	    (s->nr_ticks &&
+	     fwrite(s->ticks, sizeof(uint64_t), s->nr_ticks, an->timeline) != (size_t)s->nr_ticks))
 		an->timeline_error = 1;
 }
 

@@ -764,11 +764,14 @@ int ts_dat_open(struct ts_datfile *df, const char *path, ts_format_fn on_format,
 	memset(df, 0, sizeof(*df));
 	df->on_format = on_format;
 	df->format_ctx = ctx;
-	df->fd = open(path, O_RDONLY);
+	/* not blocking: a FIFO with no writer would wait forever; it is refused */
+	df->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (df->fd < 0)
 		return fail(df, "%s", strerror(errno));
 	if (fstat(df->fd, &st))
 		return fail(df, "%s", strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return fail(df, "not a regular file (the reader seeks in it)");
 	df->file_size = st.st_size;
 	all.off = 0;
 	all.size = df->file_size;

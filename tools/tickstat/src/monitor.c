@@ -247,6 +247,32 @@ static int run_loop(struct monitor *m)
 	return 0;
 }
 
+/*
+ * The textfile and the recording, before anything starts: what they name
+ * can be written (outfile.h; the textfile is no FIFO: a reader that stalls
+ * would stall the monitor) and they are not the same file.
+ */
+static int check_outputs(struct monitor *m)
+{
+	struct ts_outfile textfile;
+	const char *tf = m->o->textfile, *rec = m->o->output;
+
+	if (tf && !strcmp(tf, "-")) {
+		err_msg("--textfile -: give a file (standard output is no textfile; a terminal: /dev/stdout)\n");
+		return -1;
+	}
+	if (tf && ts_outfile_check(&textfile, "--textfile", tf, 0))
+		return -1;
+	if (rec && ts_outfile_check(&m->recording, "--output", rec, TS_OUT_ALLOW_FIFO))
+		return -1;
+	if (tf && rec && ts_outfile_same(&textfile, &m->recording)) {
+		err_msg("--textfile %s and --output %s name the same file: give each its own\n",
+			tf, rec);
+		return -1;
+	}
+	return 0;
+}
+
 static int start(struct monitor *m)
 {
 	/* no kprobes (they crashed Debian's 6.1 in the guest): the patched events only */
@@ -255,6 +281,8 @@ static int start(struct monitor *m)
 	struct utsname uts;
 	char list[512], err[256];
 
+	if (check_outputs(m))
+		return -1;
 	if (m->o->listen) {
 		m->httpd = ts_httpd_open(m->o->listen, err, sizeof(err));
 		if (!m->httpd) {
@@ -266,9 +294,10 @@ static int start(struct monitor *m)
 		err_msg("cannot read /sys/devices/system/cpu/online\n");
 		return -1;
 	}
-	if (m->o->output && ts_outfile_open(&m->recording, m->o->output))
+	if (ts_outfile_open(&m->recording))
 		return -1;
-	m->ss = ts_session_start(&so, &m->an, m->recording.f, m->o->output);
+	m->ss = ts_session_start(&so, &m->an, m->recording.f,
+				 m->o->output ? ts_outfile_spool_hint(&m->recording) : NULL);
 	if (!m->ss)
 		return -1;
 	m->charge_to = ts_session_start_ns(m->ss);

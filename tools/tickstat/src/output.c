@@ -10,6 +10,10 @@
 
 #include "metrics.h"
 #include "output.h"
+#include "text.h"
+
+/* room for a task name or symbol with every byte escaped (\xHH) */
+#define SAFE_LEN	(4 * 64 + 1)
 
 static const char *pct(char *buf, size_t len, double share)
 {
@@ -54,6 +58,7 @@ static void caps_line(FILE *f, const struct ts_caps *c)
 /* What the probes stood in for, what they could not, and what stays unknown. */
 static void probes_lines(FILE *f, const struct ts_probe_info *p)
 {
+	char group[SAFE_LEN];
 	int placed = 0;
 
 	if (!p->used)
@@ -61,7 +66,7 @@ static void probes_lines(FILE *f, const struct ts_probe_info *p)
 	for (int i = 0; i < TS_NR_PROBES; i++)
 		placed += p->why[i] == TS_PW_PLACED;
 	fprintf(f, "# probes: kprobe events %s%s on a kernel without the patched events",
-		p->group[0] ? "of group " : "", p->group);
+		p->group[0] ? "of group " : "", ts_text_safe(group, sizeof(group), p->group));
 	if (placed)
 		fprintf(f, ", %d placed", placed);
 	fputc('\n', f);
@@ -207,7 +212,7 @@ static void table_culprits(FILE *f, const struct ts_analysis *an, const struct t
 		const struct ts_culprit *k = &an->culprits[order[i]];
 		const char *comm = ts_comm_get(an, k->pid);
 		const char *caller = ts_caller_get(an, k->caller);
-		char task[40], cal[40], cpu[8], dep[32], target[16];
+		char task[SAFE_LEN + 16], cal[SAFE_LEN], cpu[8], dep[32], target[16], safe[SAFE_LEN];
 
 		if (!culprit_reported(an, k))
 			continue;
@@ -218,9 +223,10 @@ static void table_culprits(FILE *f, const struct ts_analysis *an, const struct t
 		}
 		if (shown++ >= o->top)
 			continue;
-		snprintf(task, sizeof(task), "%s(%d)", comm ? comm : "?", k->pid);
+		snprintf(task, sizeof(task), "%s(%d)",
+			 comm ? ts_text_safe(safe, sizeof(safe), comm) : "?", k->pid);
 		if (caller)
-			snprintf(cal, sizeof(cal), "%s", caller);
+			ts_text_safe(cal, sizeof(cal), caller);
 		else
 			snprintf(cal, sizeof(cal), "0x%" PRIx64, k->caller);
 		snprintf(cpu, sizeof(cpu), k->cpu < 0 ? "all" : "%d", k->cpu);
@@ -245,7 +251,7 @@ static void table_co_runners(FILE *f, const struct ts_analysis *an,
 			     const struct ts_output_opts *o)
 {
 	int order[TS_MAX_TASKS];
-	char held[16], sched[16], ran[16], task[48];
+	char held[16], sched[16], ran[16], task[SAFE_LEN + 16], safe[SAFE_LEN];
 
 	fprintf(f, "#\n# tasks that ran while the tick ran (co-runners; SCHED: while SCHED held it)\n");
 	if (!an->caps.sched_switch) {
@@ -268,7 +274,8 @@ static void table_co_runners(FILE *f, const struct ts_analysis *an,
 				break;		/* the rest never ran with the tick on */
 			if (shown++ >= o->top)
 				continue;
-			snprintf(task, sizeof(task), "%.16s(%d)", comm ? comm : "?", t->pid);
+			snprintf(task, sizeof(task), "%s(%d)",
+				 comm ? ts_text_safe(safe, sizeof(safe), comm) : "?", t->pid);
 			fprintf(f, "  %3d %-26s %10s %10s %10s\n", c->cpu, task,
 				dur(held, 16, t->held_ns), dur(sched, 16, t->sched_ns),
 				dur(ran, 16, t->run_ns));
@@ -288,9 +295,14 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 	char w[16];
 
 	if (!o->no_header) {
+		char path[4 * sizeof(an->source_path)], kernel[SAFE_LEN], clock[SAFE_LEN];
+
+		/* all from the file or the command line: escaped, one line each */
 		fprintf(f, "# tickstat report: %s %s, kernel %s, clock %s, window %s\n",
-			an->source_kind, an->source_path[0] ? an->source_path : "(live)",
-			an->kernel[0] ? an->kernel : "unknown", an->clock[0] ? an->clock : "unknown",
+			an->source_kind, an->source_path[0] ?
+			ts_text_safe(path, sizeof(path), an->source_path) : "(live)",
+			an->kernel[0] ? ts_text_safe(kernel, sizeof(kernel), an->kernel) : "unknown",
+			an->clock[0] ? ts_text_safe(clock, sizeof(clock), an->clock) : "unknown",
 			dur(w, sizeof(w), ts_cpu_window_ns(an)));
 		caps_line(f, &an->caps);
 		probes_lines(f, &an->caps.probes);
@@ -319,18 +331,7 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20 || ch >= 0x7f)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
+	ts_json_string(f, s);
 }
 
 static void json_share(FILE *f, double share)
@@ -696,21 +697,26 @@ void ts_output_prometheus(FILE *f, const struct ts_analysis *an, const struct ts
 static void csv_segment(FILE *f, const struct ts_analysis *an, const struct ts_segment *s)
 {
 	uint64_t base = an->win_start;
-	char name[48];
+	char name[48], reasons[TS_MAX_ACTIVE * 64 + 1];
 
 	if (!s->no_span) {
+		size_t len = 0;
+
 		fprintf(f, "span,%d,%" PRIu64 ",%" PRIu64 ",%s,%s,", s->cpu, s->start - base,
 			s->end - base, ts_tick_state_name(s->tick), ts_idle_state_name(s->idle));
+		reasons[0] = '\0';
 		for (int i = 0; i < s->nr_reasons; i++) {
 			const struct ts_reason *r;
 
 			if (s->reasons[i] < 0 || s->reasons[i] >= s->owner->nr_reasons)
 				continue;
 			r = &s->owner->reasons[s->reasons[i]];
-			fprintf(f, "%s%s", i ? "+" : "", ts_reason_name(r, name, sizeof(name)));
-			if (r->class == TS_RC_DEP)
-				fprintf(f, "@%s", ts_scope_name(r->scope));
+			len += snprintf(reasons + len, len < sizeof(reasons) ? sizeof(reasons) - len : 0,
+					"%s%s%s%s", i ? "+" : "", ts_reason_name(r, name, sizeof(name)),
+					r->class == TS_RC_DEP ? "@" : "",
+					r->class == TS_RC_DEP ? ts_scope_name(r->scope) : "");
 		}
+		ts_csv_field(f, reasons);
 		if (s->task >= 0)
 			fprintf(f, ",%d\n", s->task);
 		else

@@ -468,7 +468,9 @@ static void pair_idle_probes(struct ts_probes *p)
 	/* now a failed, b was placed */
 	p->gap[TS_GAP_IDLE_REASON] = 0;
 	if (p->dev[b]) {
-		tracefs_dynevent_destroy(p->dev[b], true);
+		if (tracefs_dynevent_destroy(p->dev[b], true))
+			err_msg("warning: cannot remove the probe %s: %m\n",
+				ts_probe_defs[b].event);
 		tracefs_dynevent_free(p->dev[b]);
 		p->dev[b] = NULL;
 	}
@@ -691,6 +693,8 @@ static void say_missed(const struct ts_probes *p)
 	char *line, *save = NULL;
 	size_t n = strlen(p->group);
 
+	if (!text)
+		err_msg("warning: probes: cannot read kprobe_profile (%m): hits they missed are unknown\n");
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char name[128];

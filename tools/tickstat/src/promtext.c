@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "promtext.h"
+#include "text.h"
 
 static void grow(struct ts_prom *p, size_t need)
 {
@@ -79,19 +80,28 @@ void ts_prom_free(struct ts_prom *p)
 
 /*
  * Escape a HELP text (backslash, newline) or a label value (also the
- * double quote), as the format asks.
+ * double quote), as the format asks.  The format is UTF-8, and a scraper
+ * rejects the whole exposition for one invalid byte: a task name that is
+ * not UTF-8 has each such byte as U+FFFD.
  */
 static void escaped(struct ts_prom *p, const char *s, int quote)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
+	while (*s) {
+		uint32_t cp;
+		int n = ts_utf8_len(s, &cp);
+
+		if (!n) {
+			puts_(p, "\xef\xbf\xbd");	/* U+FFFD */
+			n = 1;
+		} else if (*s == '\\')
 			puts_(p, "\\\\");
 		else if (*s == '\n')
 			puts_(p, "\\n");
 		else if (*s == '"' && quote)
 			puts_(p, "\\\"");
 		else
-			put(p, s, 1);
+			put(p, s, n);
+		s += n;
 	}
 }
 

@@ -44,6 +44,8 @@ static pid_t start_command(char **argv, int *ready_pipe)
 		char c;
 
 		close(go[1]);
+		/* tickstat ignores SIGPIPE (tickstat.c); the command gets the default */
+		signal(SIGPIPE, SIG_DFL);
 		/* wait until tracing runs, so the whole command is recorded */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
@@ -113,7 +115,7 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_
 			goto out;
 		}
 	}
-	ss = ts_session_start(&so, an, o->output_file, o->output);
+	ss = ts_session_start(&so, an, o->output_file, o->spool_hint ? o->spool_hint : o->output);
 	if (!ss)
 		goto out;
 	if (o->output)

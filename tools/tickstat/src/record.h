@@ -15,6 +15,7 @@ struct ts_record_opts {
 	double duration;		/* seconds; 0: until the command or Ctrl-C */
 	const char *output;		/* recording file's name, or NULL */
 	FILE *output_file;		/* where to write it (the caller opened it) */
+	const char *spool_hint;		/* where to spool it: beside this, "-": TMPDIR */
 	int buffer_kb;
 	const char **extra;		/* -e SYSTEM:EVENT, for the file */
 	int nr_extra;

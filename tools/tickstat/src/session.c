@@ -189,7 +189,9 @@ static void remove_stale_instances(void)
 		if (pid > 0 && kill(pid, 0) && errno == ESRCH) {
 			inst = tracefs_instance_alloc(NULL, names[i]);
 			if (inst) {
-				tracefs_instance_destroy(inst);
+				if (tracefs_instance_destroy(inst))
+					err_msg("warning: cannot remove the stale tracing instance %s: %m\n",
+						names[i]);
 				tracefs_instance_free(inst);
 			}
 		}
@@ -445,8 +447,11 @@ static int setup_events(struct ts_session *ss, int enable)
 			/* only the tick's own timer: keeps the stream small */
 			snprintf(filter, sizeof(filter), "function == 0x%llx",
 				 (unsigned long long)ss->ksyms.tick_fn);
-			tracefs_event_file_write(inst, events[i].system, events[i].name,
-						 "filter", filter);
+			/* the decoder keeps only the tick's timer too: more data, same numbers */
+			if (tracefs_event_file_write(inst, events[i].system, events[i].name,
+						     "filter", filter) < 0)
+				err_msg("warning: cannot filter %s:%s on the tick's timer (%m): every hrtimer expiry is recorded\n",
+					events[i].system, events[i].name);
 		}
 		if (enable && tracefs_event_enable(inst, events[i].system, events[i].name)) {
 			err_msg("cannot enable %s:%s\n", events[i].system, events[i].name);
@@ -658,7 +663,11 @@ static int setup_instance(struct ts_session *ss, const struct ts_session_opts *o
 		return -1;
 	}
 	ss->inst = inst;
-	tracefs_trace_off(inst);
+	/* a new instance traces: off until the start, or the window starts unmarked */
+	if (tracefs_trace_off(inst)) {
+		err_msg("cannot switch tracing off in the instance %s: %m\n", name);
+		return -1;
+	}
 	if (tracefs_instance_file_write(inst, "trace_clock", "mono") < 0) {
 		err_msg("cannot select the mono trace clock\n");
 		return -1;
@@ -699,7 +708,10 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 		return -1;
 	pin_here(ss, 1);
 	ss->start = ts_now_ns();
-	tracefs_trace_on(ss->inst);
+	if (tracefs_trace_on(ss->inst)) {
+		err_msg("cannot switch tracing on in the instance: %m\n");
+		goto out;
+	}
 	if (write_marks(ss, "start", t.buf, 1))
 		goto out;
 	probes = ts_probes_mark(&ss->probes);
@@ -903,8 +915,14 @@ static int end_marks(struct ts_session *ss, uint64_t end)
 		snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", c);
 		stats = tracefs_instance_file_read(ss->inst, path, NULL);
 		p = stats ? strstr(stats, "overrun:") : NULL;
-		if (p && sscanf(p, "overrun: %llu", &n) == 1)
-			text_add(&t, " overrun.%d=%llu", c, n);
+		if (!p || sscanf(p, "overrun: %llu", &n) != 1) {
+			/* without it, events the ring buffer overwrote would go unsaid */
+			err_msg("cannot read the overruns of CPU %d (%s)\n", c, path);
+			free(stats);
+			free(t.buf);
+			return -1;
+		}
+		text_add(&t, " overrun.%d=%llu", c, n);
 		free(stats);
 	}
 	pin_here(ss, 1);
@@ -1020,8 +1038,12 @@ static int write_file(struct ts_session *ss)
 		char path[64];
 
 		snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", c);
-		if (ts_cpuset_has(&ss->online, c))
-			cpustat[c] = tracefs_instance_file_read(ss->inst, path, NULL);
+		if (!ts_cpuset_has(&ss->online, c))
+			continue;
+		cpustat[c] = tracefs_instance_file_read(ss->inst, path, NULL);
+		if (!cpustat[c])	/* for trace-cmd; the end marks have the overruns */
+			err_msg("warning: cannot read %s: the recording lacks CPU %d's statistics\n",
+				path, c);
 	}
 	m.header_page = ss->header_page;
 	m.header_page_len = ss->header_page_len;
@@ -1065,12 +1087,22 @@ int ts_session_stop(struct ts_session *ss)
 	 * (one write for all, which still takes long: the kernel waits for RCU)
 	 * and tracing goes on again for the end marks alone.
 	 */
-	tracefs_trace_off(ss->inst);
+	if (tracefs_trace_off(ss->inst)) {
+		err_msg("cannot switch tracing off: %m\n");
+		return -1;
+	}
 	stop = ts_now_ns();
-	tracefs_instance_file_write(ss->inst, "events/enable", "0");
+	/* events after the window's end would be charged to it */
+	if (tracefs_instance_file_write(ss->inst, "events/enable", "0") < 0) {
+		err_msg("cannot disable the events: %m\n");
+		return -1;
+	}
 	if (drain(ss))
 		return -1;
-	tracefs_trace_on(ss->inst);
+	if (tracefs_trace_on(ss->inst)) {
+		err_msg("cannot switch tracing on for the end marks: %m\n");
+		return -1;
+	}
 	if (end_marks(ss, stop))
 		return -1;
 	for (int tries = 0; !ss->s.done && tries < 100; tries++) {
@@ -1081,7 +1113,9 @@ int ts_session_stop(struct ts_session *ss)
 		if (!ss->s.done)
 			nanosleep(&nap, NULL);
 	}
-	tracefs_trace_off(ss->inst);
+	/* nothing is enabled any more: a failure here costs no events */
+	if (tracefs_trace_off(ss->inst))
+		err_msg("warning: cannot switch tracing off after the end marks: %m\n");
 	if (!ss->s.done) {
 		err_msg("the end marks did not come back from the ring buffer\n");
 		return -1;
@@ -1108,9 +1142,16 @@ void ts_session_free(struct ts_session *ss)
 	if (ss->marker_fd >= 0)
 		close(ss->marker_fd);
 	if (ss->inst) {
-		tracefs_trace_off(ss->inst);
-		tracefs_instance_file_write(ss->inst, "events/enable", "0");
-		tracefs_instance_destroy(ss->inst);
+		const char *name = tracefs_instance_get_name(ss->inst);
+
+		/* the system's tracing state as found: say what could not be undone */
+		if (tracefs_trace_off(ss->inst))
+			err_msg("warning: cannot switch tracing off in the instance %s: %m\n", name);
+		if (tracefs_instance_file_write(ss->inst, "events/enable", "0") < 0)
+			err_msg("warning: cannot disable the events of the instance %s: %m\n", name);
+		if (tracefs_instance_destroy(ss->inst))
+			err_msg("warning: cannot remove the tracing instance %s (%m): remove it with rmdir %s/instances/%s\n",
+				name, tracefs_tracing_dir(), name);
 		tracefs_instance_free(ss->inst);
 	}
 	/* the probes after the instance: disabled there, they can go */

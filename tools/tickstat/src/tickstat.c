@@ -16,8 +16,11 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "monitor.h"
@@ -659,15 +662,9 @@ static int read_input(struct cmd_opts *o, struct ts_analysis *an)
 {
 	const char *path = o->file;
 	char err[512];
-	FILE *f;
 	int ret;
 
-	f = fopen(path, "rb");
-	if (!f) {
-		err_msg("%s: %m\n", path);
-		return -1;
-	}
-	fclose(f);
+	/* run_command checked that it is a regular file (ts_input_check) */
 	if (o->nohz_full && ts_is_tickstat_recording(path)) {
 		err_msg("--nohz-full: %s is a tickstat recording, which knows its nohz_full CPUs\n",
 			path);
@@ -723,6 +720,7 @@ static int record(struct cmd_opts *o, struct ts_outfile *rec_out, struct ts_anal
 		info_msg("tickstat: no duration and no command: recording until interrupted\n");
 	o->rec.cpus = o->cpus;
 	o->rec.output_file = rec_out->f;
+	o->rec.spool_hint = ts_outfile_spool_hint(rec_out);
 	if (!o->rec.buffer_kb)
 		o->rec.buffer_kb = 4096;
 	if (ts_record(&o->rec, an, &cmd))
@@ -763,27 +761,70 @@ static void print_report(struct cmd_opts *o, struct ts_analysis *an, const struc
 	}
 }
 
-/* The output files of a command: all opened first, all committed last. */
+/*
+ * The output files of a command: all checked first (against the input and
+ * each other), then opened, all committed last.
+ */
 struct outputs {
 	struct ts_outfile csv, junit, recording;
 };
 
-static int open_outputs(struct cmd_opts *o, struct outputs *out, struct ts_analysis *an)
+static int check_outputs(struct cmd_opts *o, struct outputs *out, const struct stat *input)
 {
-	memset(out, 0, sizeof(*out));
-	if (o->rec.output && ts_outfile_open(&out->recording, o->rec.output))
-		return -1;
-	if (o->junit && ts_outfile_open(&out->junit, o->junit))
-		return -1;
-	if (o->csv) {
-		if (ts_outfile_open(&out->csv, o->csv))
+	struct ts_outfile *all[] = { &out->recording, &out->junit, &out->csv };
+	const char *path[] = { o->rec.output, o->junit, o->csv };
+	static const char * const opt[] = { "--output", "--junit", "--csv" };
+	struct stat so;
+	/* standard output as a file: a device (a terminal, /dev/null) takes both */
+	int so_file = !fstat(STDOUT_FILENO, &so) && !S_ISCHR(so.st_mode);
+
+	for (int i = 0; i < 3; i++) {
+		if (!path[i])
+			continue;
+		/* the report goes to standard output; only the CSV replaces it there */
+		if (!strcmp(path[i], "-") && all[i] != &out->csv) {
+			err_msg("%s -: standard output carries the report; give a file\n", opt[i]);
 			return -1;
-		if (ts_analysis_keep_timeline(an)) {
-			err_msg("cannot make a temporary file for the timeline: %m\n");
+		}
+		if (ts_outfile_check(all[i], opt[i], path[i], TS_OUT_ALLOW_FIFO))
 			return -1;
+		if (input && ts_outfile_is(all[i], input)) {
+			err_msg("%s %s: that is the input file %s; an output never replaces what is read\n",
+				opt[i], path[i], o->file);
+			return -1;
+		}
+		if (so_file && ts_outfile_is(all[i], &so)) {
+			err_msg("%s %s: that is standard output, where the report goes (for the CSV there: --csv -)\n",
+				opt[i], path[i]);
+			return -1;
+		}
+		for (int j = 0; j < i; j++) {
+			if (path[j] && ts_outfile_same(all[i], all[j])) {
+				err_msg("%s %s and %s %s name the same file: give each output its own\n",
+					opt[j], path[j], opt[i], path[i]);
+				return -1;
+			}
 		}
 	}
 	return 0;
+}
+
+static int open_outputs(struct cmd_opts *o, struct outputs *out, struct ts_analysis *an)
+{
+	if (ts_outfile_open(&out->recording) || ts_outfile_open(&out->junit) ||
+	    ts_outfile_open(&out->csv))
+		return -1;
+	if (o->csv && ts_analysis_keep_timeline(an)) {
+		err_msg("cannot make a temporary file for the timeline: %m\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int ready_outputs(struct outputs *out)
+{
+	return ts_outfile_ready(&out->recording) || ts_outfile_ready(&out->junit) ||
+	       ts_outfile_ready(&out->csv) ? -1 : 0;
 }
 
 static int commit_outputs(struct outputs *out)
@@ -823,6 +864,7 @@ static int run_command(enum ts_command cmd, int argc, char **argv)
 	struct ts_verdict v = { 0 };
 	struct ts_analysis an;
 	struct outputs out;
+	struct stat input;
 	struct cmd_opts o;
 	int ret = TS_EXIT_ERROR, r;
 
@@ -831,7 +873,10 @@ static int run_command(enum ts_command cmd, int argc, char **argv)
 	if (r)
 		return r == -2 ? TS_EXIT_OK : TS_EXIT_ERROR;
 	ts_analysis_init(&an);
-	if (open_outputs(&o, &out, &an))
+	memset(&out, 0, sizeof(out));
+	if (o.reading && ts_input_check(o.file, &input))
+		goto out;
+	if (check_outputs(&o, &out, o.reading ? &input : NULL) || open_outputs(&o, &out, &an))
 		goto out;
 	r = o.reading ? read_input(&o, &an) : record(&o, &out.recording, &an);
 	/* a failed command: record still reports, check has no verdict */
@@ -858,9 +903,16 @@ static int run_command(enum ts_command cmd, int argc, char **argv)
 		err_msg("cannot read the timeline back\n");
 		goto out;
 	}
-	if (commit_outputs(&out))
+	/*
+	 * Whatever can fail first, then the report, then the files' renames:
+	 * an error shows no report, and a report that cannot be written
+	 * leaves no file behind.
+	 */
+	if (ready_outputs(&out))
 		goto out;
 	print_report(&o, &an, cmd == CMD_CHECK ? &v : NULL);
+	if (ts_stdout_flush() || commit_outputs(&out))
+		goto out;
 	if (r)
 		ret = TS_EXIT_ERROR;
 	else
@@ -898,7 +950,22 @@ static int run_monitor(int argc, char **argv)
 	return ts_monitor(&mo);
 }
 
-int main(int argc, char **argv)
+/*
+ * Every write error is an error: of standard output always (said once),
+ * of standard error for record, report and check, whose messages are part
+ * of what they answer (nothing can say it: the exit status does).  The
+ * monitor's standard error is a log; losing it does not stop the counters.
+ */
+static int finish(int ret, int monitor)
+{
+	if (ts_stdout_flush())
+		ret = TS_EXIT_ERROR;
+	if (!monitor && ferror(stderr) && ret == TS_EXIT_OK)
+		ret = TS_EXIT_ERROR;
+	return ret;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr, main_usage, 0);
@@ -921,4 +988,16 @@ int main(int argc, char **argv)
 	err_msg("unknown command '%s'\n", argv[1]);
 	usage(stderr, main_usage, 0);
 	return TS_EXIT_ERROR;
+}
+
+int main(int argc, char **argv)
+{
+	/*
+	 * A write to a closed pipe is an EPIPE error, handled like any other
+	 * (temporary files removed, tracing state restored), not a death.
+	 * The command record runs gets the default back (record.c).
+	 */
+	signal(SIGPIPE, SIG_IGN);
+	return finish(dispatch(argc, argv),
+		      argc > 1 && !strcmp(argv[1], command_names[CMD_MONITOR]));
 }

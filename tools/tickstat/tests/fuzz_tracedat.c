@@ -6,7 +6,11 @@
  * Built with -DTS_FUZZING, which skips the pages' CRC-32 check so that
  * mutated inputs reach the reports behind it.
  * The reader must return an error or a report; a crash, a leak or
- * undefined behaviour is a bug (ASan and UBSan watch).
+ * undefined behaviour is a bug (ASan and UBSan watch; make fuzz runs with
+ * UBSAN_OPTIONS=halt_on_error=1, so a UBSan report is a finding).  Every
+ * formatter runs on what was read, as report and check would: the table,
+ * JSON and Prometheus with and without a verdict, the verdict's table and
+ * JUnit, and the CSV of the timeline the analysis keeps (--csv).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -39,14 +43,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		devnull = fopen("/dev/null", "w");
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	ts_analysis_init(&an);
+	/* as --csv does: the timeline kept while reading, written at the end */
+	if (ts_analysis_keep_timeline(&an)) {
+		ts_analysis_free(&an);
+		close(fd);
+		return 0;
+	}
 	if (!ts_read_file(path, &an, err, sizeof(err))) {
 		/* what a report would do with it */
 		ts_output_table(devnull, &an, &oo);
 		ts_output_json(devnull, &an, &oo, NULL);
 		ts_output_prometheus(devnull, &an, NULL);
+		ts_output_csv(devnull, &an);
+		/* and a check */
 		ts_check_opts_init(&co);
-		if (!ts_check_run(&an, &co, &v))
+		if (!ts_check_run(&an, &co, &v)) {
+			ts_output_json(devnull, &an, &oo, &v);
+			ts_output_prometheus(devnull, &an, &v);
+			ts_verdict_table(devnull, &v);
+			ts_verdict_junit(devnull, &v);
 			ts_verdict_free(&v);
+		}
 	}
 	ts_analysis_free(&an);
 	close(fd);
