@@ -17,6 +17,14 @@ VARIANT ?= nohz_full
 V ?= 0
 export V
 
+# make check records how long each phase takes (scripts/timed, tests/run-tests)
+# and prints the table at the end (scripts/phases); other targets record nothing.
+TIMED := scripts/timed
+PHASES := $(CURDIR)/$(BUILD)/check-phases.tsv
+ifneq ($(filter check check-stage1,$(MAKECMDGOALS)),)
+export TICKSTAT_PHASES := $(PHASES)
+endif
+
 ifeq ($(V),1)
 Q :=
 else
@@ -32,41 +40,46 @@ TICKSTAT_SRC := $(wildcard tools/tickstat/src/*.[ch]) tools/tickstat/Makefile
 INSNCOUNT := $(BUILD)/tests/bench/insncount.so
 
 .PHONY: all deps kernel kernel-stock kernel-patched kernel-variants kernel-source debian-kernels kmod \
-	image workloads tickstat demo check scenario bench soak shell kernels-doc clean distclean
+	kmod-patched kmod-debian-6.1 kmod-debian-6.12 $(addprefix kernel-variant-,nohz_idle hz_periodic) \
+	image workloads tickstat demo check check-start scenario bench soak shell kernels-doc clean distclean
 
 all: kernel image tickstat
 
 deps:
-	$(Q)scripts/install-deps.sh
+	$(Q)$(TIMED) "build deps" scripts/install-deps.sh
 
 # The kernel build is incremental inside build-kernel.sh: make decides per object.
 kernel: kernel-stock kernel-patched
 kernel-stock kernel-patched: kernel-%: deps
-	$(Q)scripts/build-kernel.sh $* nohz_full
+	$(Q)$(TIMED) "build kernel $*-nohz_full" scripts/build-kernel.sh $* nohz_full
 
-# The patched tree with the other tick configs, booted by the conformance suite
-kernel-variants: deps
-	$(Q)scripts/build-kernel.sh patched nohz_idle
-	$(Q)scripts/build-kernel.sh patched hz_periodic
+# The patched tree with the other tick configs, booted by the conformance
+# suite.  Each starts from a copy of the nohz_full objects (build-kernel.sh),
+# so it comes after kmod-patched, the last step that writes into them.
+KERNEL_VARIANTS := nohz_idle hz_periodic
+kernel-variants: $(addprefix kernel-variant-,$(KERNEL_VARIANTS))
+kernel-variant-%: deps kmod-patched
+	$(Q)$(TIMED) "build kernel patched-$*" scripts/build-kernel.sh patched $*
 
 # The stock tree, extracted only: checkpatch.test runs its scripts/checkpatch.pl
 kernel-source: deps
-	$(Q)scripts/build-kernel.sh stock nohz_full source
+	$(Q)$(TIMED) "build kernel-source stock" scripts/build-kernel.sh stock nohz_full source
 
 # Debian's own kernels (make check boots them), fetched with apt-get download
 # into build/debian; debian-6.1 and debian-6.12 with their headers, for the
 # test module
 debian-kernels: deps
-	$(Q)scripts/debian-kernel.py --headers debian-6.1 debian-6.12 >/dev/null
-	$(Q)scripts/debian-kernel.py debian-6.1-rt >/dev/null
+	$(Q)$(TIMED) "build debian-kernels" sh -c 'scripts/debian-kernel.py --headers debian-6.1 \
+		debian-6.12 >/dev/null && scripts/debian-kernel.py debian-6.1-rt >/dev/null'
 
 # The conformance suite's test module, per kernel (loaded only in the guest):
 # the patched kernel, Debian's 6.1 (the stock side of make check) and 6.12
 # (its scenarios with tickstat's probes)
-kmod: kernel-patched debian-kernels
-	$(Q)scripts/build-kmod.sh patched
-	$(Q)scripts/build-kmod.sh debian-6.1
-	$(Q)scripts/build-kmod.sh debian-6.12
+kmod: kmod-patched kmod-debian-6.1 kmod-debian-6.12
+kmod-patched: kernel-patched
+	$(Q)$(TIMED) "build kmod patched" scripts/build-kmod.sh patched
+kmod-debian-%: debian-kernels
+	$(Q)$(TIMED) "build kmod debian-$*" scripts/build-kmod.sh debian-$*
 
 workloads: $(WORKLOADS)
 $(BUILD)/tests/workloads/%: tests/workloads/%.c tests/workloads/workload.h
@@ -83,19 +96,58 @@ $(INSNCOUNT): tests/bench/insncount.c tests/bench/qemu-plugin-api.h
 tickstat: $(TICKSTAT)
 $(TICKSTAT): $(TICKSTAT_SRC)
 	@echo "  CC $@"
-	$(Q)$(MAKE) -s -C tools/tickstat O=$(CURDIR)/$(BUILD)/tools/tickstat
+	$(Q)$(TIMED) "build tickstat" $(MAKE) -s -C tools/tickstat O=$(CURDIR)/$(BUILD)/tools/tickstat
 
 image: $(INITRAMFS)
 $(INITRAMFS): guest-image/manifest guest-image/init guest-image/initramfs.py $(WORKLOADS) \
 		tests/workloads/loc-delta $(TICKSTAT)
 	@echo "  INITRAMFS $@"
-	$(Q)guest-image/initramfs.py guest-image/manifest $@
+	$(Q)$(TIMED) "build initramfs" guest-image/initramfs.py guest-image/manifest $@
 
 demo: deps kernel-patched image
 	$(Q)tests/demo.sh
 
-check: deps kernel-patched kernel-variants kernel-source kmod image kernel-deb
-	$(Q)tests/run-tests
+# make check runs in two stages (docs/check-time.md).  The first builds what
+# the tests need and runs the tests that boot no guest, with make -j2: a
+# download, an extraction, a link or a packaging step leaves a core idle,
+# which another job then takes.  Its tests write their TAP into build/check/.
+# The second stage runs every other test, one at a time: the guests measure
+# time, and a host busy with other work changes what they see.  At the end,
+# scripts/phases prints how long each phase took.
+CHECK := $(BUILD)/check
+# the tests that need only the tools, the fixtures and Debian's packages
+TOOL_TESTS := host/analysis-owner host/bad-outputs host/check-gate host/deb.test host/install \
+	host/manpages host/monitor-service host/monitor-unit host/prometheus-rules host/runner-scan \
+	host/tickplot host/tickstat-fuzz host/tickstat-unit
+# stage1-test NAME PATTERNS: run these tests into $(CHECK)/NAME.tap; a
+# failure is counted at the end, and the builds go on
+stage1-test = tests/run-tests $(2) >$(CHECK)/$(1).tap 2>&1 || true
+
+check: check-start
+	$(Q)$(TIMED) "stage 1: builds and the tests without a guest (make -j2)" \
+		$(MAKE) -j2 --no-print-directory check-stage1 TICKSTAT_PHASES=$(CHECK)/stage1.tsv
+	$(Q)tests/run-tests $(patsubst %,--earlier %,$(wildcard $(CHECK)/*.tap)); rc=$$?; \
+		scripts/phases $(PHASES) $(BUILD)/check-phases.txt; exit $$rc
+
+check-start:
+	@rm -rf $(CHECK)
+	@mkdir -p $(CHECK)
+	@printf 'start\t%s\n' "$$(date +%s.%N)" >$(PHASES)
+
+.PHONY: check-stage1 check-tools check-bisect check-config-matrix check-checkpatch check-kernel-deb
+check-stage1: check-tools check-bisect check-config-matrix check-checkpatch check-kernel-deb \
+	kernel-patched kernel-variants kernel-source kmod image kernel-deb
+check-tools: deps $(TICKSTAT)
+	$(Q)$(call stage1-test,tools,$(TOOL_TESTS))
+# the bisect tree starts as a copy of the patched tree and its objects
+check-bisect: kmod-patched
+	$(Q)$(call stage1-test,bisect,host/bisect)
+check-config-matrix: kernel-variants
+	$(Q)$(call stage1-test,config-matrix,host/config-matrix)
+check-checkpatch: kernel-source
+	$(Q)$(call stage1-test,checkpatch,host/checkpatch)
+check-kernel-deb: kernel-deb
+	$(Q)$(call stage1-test,kernel-deb,host/kernel-deb)
 
 # One conformance scenario (or several: NAME="lone-task two-tasks") on the
 # patched kernel, or TREE=stock, debian-6.1, ... (its test module built first)
@@ -198,5 +250,6 @@ deb:
 # the objects the guest tests boot; KCONFIG=debian: Debian's config for FLAVOUR.
 KCONFIG ?= guest
 FLAVOUR ?= cloud-amd64
-kernel-deb: deps kernel-patched
-	$(Q)scripts/build-kernel-deb.sh $(KCONFIG) $(FLAVOUR)
+# after kmod-patched, the last step that writes into the objects it copies
+kernel-deb: deps kmod-patched
+	$(Q)$(TIMED) "build kernel-deb $(KCONFIG)" scripts/build-kernel-deb.sh $(KCONFIG) $(FLAVOUR)

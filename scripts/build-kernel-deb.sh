@@ -49,12 +49,7 @@ obj=$out/obj
 configure_guest() {
 	local guest=$build/kernel/obj/patched-nohz_full
 	[ -f "$guest/arch/x86/boot/bzImage" ] || die "no guest kernel in $guest: run make kernel-patched"
-	rm -rf "$obj"
-	cp -a "$guest" "$obj"
-	# objtool's build records absolute paths: left as they are, make sees a
-	# changed command, rebuilds objtool and with it every object.
-	grep -rlZ --include='*.cmd' --include='*.d' -F "$guest" "$obj" |
-		xargs -0 -r sed -i "s|$guest|$obj|g"
+	"$top/scripts/copy-kernel-objs.sh" "$guest" "$obj"
 }
 
 configure_debian() {

@@ -141,9 +141,43 @@ keep_times_restore() {
 	rm -rf "$keep"
 }
 
+# tree_is_current DIR - DIR holds an extraction of the current tarball
+tree_is_current() {
+	[ -f "$1/.tickstat/tarball" ] &&
+		[ "$(stat -c '%s %Y' "$tarball")" = "$(cat "$1/.tickstat/tarball")" ]
+}
+
+# Objects built once serve again (docs/check-time.md).  The bisect tree
+# starts as a copy of the patched tree and its nohz_full objects: walking
+# the series back to a prefix then touches only the files the later patches
+# change, and make rebuilds only what depends on them, where a fresh
+# extraction rebuilt everything for the first prefix.  Another config
+# variant of a tree starts from that tree's nohz_full objects: make rebuilds
+# the objects whose CONFIG_ symbols differ (most of them: task_struct has
+# NO_HZ_FULL fields) and keeps the host tools, objtool and the rest.
+seed_bisect() {
+	local seed_src=$build/src/patched seed_obj=$build/obj/patched-$variant
+	[ "$tree" = bisect ] && ! tree_is_current "$src" && tree_is_current "$seed_src" &&
+		[ -f "$seed_src/.tickstat/applied/order" ] &&
+		[ -f "$seed_obj/.config" ] || return 0
+	say "COPY $seed_src -> $src"
+	rm -rf "$src"
+	cp -a "$seed_src" "$src"
+	say "COPY $seed_obj -> $obj"
+	"$top/scripts/copy-kernel-objs.sh" "$seed_obj" "$obj" "$seed_src" "$src"
+}
+
+seed_variant() {
+	local seed_obj=$build/obj/$tree-nohz_full
+	[ "$tree" != bisect ] && [ "$variant" != nohz_full ] && [ ! -f "$obj/.config" ] &&
+		[ -f "$seed_obj/.config" ] || return 0
+	say "COPY $seed_obj -> $obj"
+	"$top/scripts/copy-kernel-objs.sh" "$seed_obj" "$obj"
+}
+
 prepare_source() {
-	if [ ! -f "$src/.tickstat/tarball" ] ||
-	   [ "$(stat -c '%s %Y' "$tarball")" != "$(cat "$src/.tickstat/tarball")" ]; then
+	seed_bisect
+	if ! tree_is_current "$src"; then
 		extract
 		[ "$tree" != stock ] && apply_series
 		return 0
@@ -204,6 +238,7 @@ check_fragment() {
 mkdir -p "$build"
 prepare_source
 [ "$targets" != source ] || exit 0
+seed_variant
 configure
 say "BUILD $tree-$variant $targets"
 # shellcheck disable=SC2086
