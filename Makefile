@@ -40,7 +40,7 @@ TICKSTAT_SRC := $(wildcard tools/tickstat/src/*.[ch]) tools/tickstat/Makefile
 INSNCOUNT := $(BUILD)/tests/bench/insncount.so
 
 .PHONY: all deps kernel kernel-stock kernel-patched kernel-variants kernel-source debian-kernels kmod \
-	kmod-patched kmod-debian-6.1 kmod-debian-6.12 $(addprefix kernel-variant-,nohz_idle hz_periodic) \
+	kmod-patched \
 	image workloads tickstat demo check check-start scenario bench soak shell kernels-doc clean distclean
 
 all: kernel image tickstat
@@ -56,6 +56,9 @@ kernel-stock kernel-patched: kernel-%: deps
 # The patched tree with the other tick configs, booted by the conformance
 # suite.  Each starts from a copy of the nohz_full objects (build-kernel.sh),
 # so it comes after kmod-patched, the last step that writes into them.
+# (Pattern rules: make skips the implicit-rule search for .PHONY targets, so
+# kernel-variant-% and kmod-debian-% stay out of .PHONY; no file has their
+# names.)
 KERNEL_VARIANTS := nohz_idle hz_periodic
 kernel-variants: $(addprefix kernel-variant-,$(KERNEL_VARIANTS))
 kernel-variant-%: deps kmod-patched
