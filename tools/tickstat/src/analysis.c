@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "util.h"
 
 void ts_analysis_init(struct ts_analysis *an)
 {
@@ -38,8 +39,8 @@ void ts_analysis_free(struct ts_analysis *an)
 	memset(an, 0, sizeof(*an));
 }
 
-/* ts_analysis_cpu - the state of a CPU, created on first use; NULL if out of range */
-struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu)
+/* The state of a CPU, created on first use; NULL if out of range or out of memory. */
+static struct ts_cpu *cpu_state(struct ts_analysis *an, int cpu)
 {
 	struct ts_cpu *c;
 
@@ -63,6 +64,22 @@ struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu)
 	if (!an->restrict_cpus)
 		c->active = 1;
 	return c;
+}
+
+/* ts_analysis_find_cpu - the state of a CPU, to read; NULL if the analysis has none */
+const struct ts_cpu *ts_analysis_find_cpu(const struct ts_analysis *an, int cpu)
+{
+	return cpu >= 0 && cpu < TS_MAX_CPUS ? an->cpus[cpu] : NULL;
+}
+
+/*
+ * ts_analysis_add_cpu - report this CPU even without any event of its (it
+ * is then unknown throughout).  Returns 0, or -1 if out of range or out of
+ * memory.
+ */
+int ts_analysis_add_cpu(struct ts_analysis *an, int cpu)
+{
+	return cpu_state(an, cpu) ? 0 : -1;
 }
 
 /*
@@ -98,6 +115,16 @@ void ts_analysis_set_range(struct ts_analysis *an, uint64_t start, uint64_t end)
 	an->win_start = start;
 }
 
+/*
+ * ts_analysis_set_snapshot - when the start snapshot was read (0: none):
+ * the states ts_analysis_set_initial() gives hold from the window start
+ * unless an event before ts changed them.
+ */
+void ts_analysis_set_snapshot(struct ts_analysis *an, uint64_t ts)
+{
+	an->snapshot_ts = ts;
+}
+
 static int in_range(const struct ts_analysis *an, uint64_t ts)
 {
 	return !an->range_end || (ts >= an->range_start && ts < an->range_end);
@@ -114,16 +141,122 @@ void ts_analysis_monitor(struct ts_analysis *an, int cpu)
 			if (an->cpus[i])
 				an->cpus[i]->active = 0;
 	}
-	c = ts_analysis_cpu(an, cpu);
+	c = cpu_state(an, cpu);
 	if (c)
 		c->active = 1;
+}
+
+/*
+ * ts_analysis_select_cpus - of the CPUs the analysis has, report only
+ * those in cpus (a recording's -C: it keeps only the named CPUs).
+ */
+void ts_analysis_select_cpus(struct ts_analysis *an, const struct ts_cpuset *cpus)
+{
+	for (int i = 0; i < an->nr_cpus; i++)
+		if (an->cpus[i])
+			an->cpus[i]->active = ts_cpuset_has(cpus, i);
+}
+
+/*
+ * ts_analysis_set_nohz_full - the CPU is (1) or is not (0) in nohz_full,
+ * which decides what a stock kernel's silent restarts are.  Returns 0, or
+ * -1 if the CPU is out of range.
+ */
+int ts_analysis_set_nohz_full(struct ts_analysis *an, int cpu, int nohz_full)
+{
+	struct ts_cpu *c = cpu_state(an, cpu);
+
+	if (!c)
+		return -1;
+	c->nohz_full = nohz_full;
+	return 0;
+}
+
+/*
+ * ts_analysis_cpu_online - the CPU was online when recording started: it
+ * is reported, and a housekeeping CPU unless named nohz_full (before or
+ * after).  Returns 0, or -1 if the CPU is out of range.
+ */
+int ts_analysis_cpu_online(struct ts_analysis *an, int cpu)
+{
+	struct ts_cpu *c = cpu_state(an, cpu);
+
+	if (!c)
+		return -1;
+	if (c->nohz_full < 0)
+		c->nohz_full = 0;
+	return 0;
+}
+
+/*
+ * ts_analysis_set_nohz_default - whether a CPU not named so far is in
+ * nohz_full (-1 unknown, 0 not: the user named the nohz_full CPUs).
+ */
+void ts_analysis_set_nohz_default(struct ts_analysis *an, int nohz_full)
+{
+	an->nohz_default = nohz_full;
+}
+
+static void set_text(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src ? src : "");
+}
+
+/* ts_analysis_set_source_kind - "live", "recording" or "trace.dat" */
+void ts_analysis_set_source_kind(struct ts_analysis *an, const char *kind)
+{
+	set_text(an->source_kind, sizeof(an->source_kind), kind);
+}
+
+/* ts_analysis_set_source_path - the file read or written */
+void ts_analysis_set_source_path(struct ts_analysis *an, const char *path)
+{
+	set_text(an->source_path, sizeof(an->source_path), path);
+}
+
+/* ts_analysis_set_kernel - the release of the kernel that made the stream ("" unknown) */
+void ts_analysis_set_kernel(struct ts_analysis *an, const char *release)
+{
+	set_text(an->kernel, sizeof(an->kernel), release);
+}
+
+/* ts_analysis_set_clock - the trace clock of the stream's times */
+void ts_analysis_set_clock(struct ts_analysis *an, const char *clock)
+{
+	set_text(an->clock, sizeof(an->clock), clock);
+}
+
+/* ts_analysis_set_nohz_full_list - the nohz_full CPU list, as the source gave it */
+void ts_analysis_set_nohz_full_list(struct ts_analysis *an, const char *list)
+{
+	set_text(an->nohz_full, sizeof(an->nohz_full), list);
+}
+
+/* ts_analysis_count_overrun - events a CPU's ring buffer overwrote, as the kernel counted */
+void ts_analysis_count_overrun(struct ts_analysis *an, uint64_t n)
+{
+	an->overrun += n;
+}
+
+/*
+ * ts_analysis_bad_page - a ring-buffer page of a CPU failed its checks:
+ * counted, and a gap of unknown size from the CPU's last event on.
+ * Returns what feeding the gap returned (ts_analysis_event()).
+ */
+int ts_analysis_bad_page(struct ts_analysis *an, int cpu)
+{
+	struct ts_cpu *c = cpu_state(an, cpu);
+	struct ts_event ev = { .kind = TS_EV_LOST, .cpu = cpu, .ts = c ? c->last_ts : 0 };
+
+	an->bad_pages++;
+	return ts_analysis_event(an, &ev);
 }
 
 /* ts_analysis_set_initial - the state at the window start, from a snapshot */
 void ts_analysis_set_initial(struct ts_analysis *an, int cpu,
 			     enum ts_tick_state tick, enum ts_idle_state idle)
 {
-	struct ts_cpu *c = ts_analysis_cpu(an, cpu);
+	struct ts_cpu *c = cpu_state(an, cpu);
 
 	if (!c || c->started)
 		return;
@@ -453,7 +586,7 @@ static void add_checked(struct ts_analysis *an, struct ts_cpu *c, const struct t
 		for (unsigned int m = known; m; m &= m - 1)
 			add_active(c, find_reason(c, TS_RC_DEP, c->check_pos, __builtin_ctz(m)));
 	} else if (an->counting) {
-		an->caps.probes.checks_unmatched++;
+		an->checks_unmatched++;
 	}
 	c->check_pos = -1;
 }
@@ -602,7 +735,7 @@ static void on_dependency(struct ts_analysis *an, const struct ts_event *ev)
 	else if (ev->dep.scope == TS_SCOPE_CPU)
 		cpu = ev->dep.target;
 	if (set && bit == 2 && ev->dep.scope == TS_SCOPE_CPU) {
-		struct ts_cpu *t = ts_analysis_cpu(an, ev->dep.target);
+		struct ts_cpu *t = cpu_state(an, ev->dep.target);
 
 		/* the last in time, whatever order the CPUs are read in */
 		if (t && ev->ts >= t->sched_detail_ts) {
@@ -739,7 +872,7 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 
 	an->counting = in_range(an, ev->ts);
 	if (ev->kind == TS_EV_DEP_CHECK) {
-		c = ts_analysis_cpu(an, ev->cpu);
+		c = cpu_state(an, ev->cpu);
 		if (!c)
 			return -1;
 		on_dep_check(c, ev);
@@ -750,7 +883,7 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 			on_dependency(an, ev);
 		return 0;
 	}
-	c = ts_analysis_cpu(an, ev->cpu);
+	c = cpu_state(an, ev->cpu);
 	if (!c)
 		return -1;
 	/* past the range: the CPU's part of the report is complete */
@@ -816,7 +949,7 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
  */
 int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_t count)
 {
-	struct ts_cpu *c = ts_analysis_cpu(an, cpu);
+	struct ts_cpu *c = cpu_state(an, cpu);
 	struct ts_event ev = { .kind = TS_EV_LOST, .cpu = cpu, .ts = ts, .lost.count = count };
 
 	if (!c)
@@ -857,7 +990,7 @@ void ts_analysis_advance(struct ts_analysis *an, uint64_t ts)
  */
 void ts_analysis_offline(struct ts_analysis *an, int cpu, uint64_t ts)
 {
-	struct ts_cpu *c = ts_analysis_cpu(an, cpu);
+	struct ts_cpu *c = cpu_state(an, cpu);
 
 	/* what it did before it went, held back or not, comes first */
 	ts_analysis_release_cpu(an, cpu);
@@ -884,6 +1017,42 @@ void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts)
 
 	an->bad_records++;
 	ts_analysis_event(an, &ev);
+}
+
+/*
+ * ts_analysis_restart_interval - a watcher took the culprits and the
+ * co-runners of the last interval: they start again from zero (the
+ * analysis fills a new entry without zeroing its counts).
+ */
+void ts_analysis_restart_interval(struct ts_analysis *an)
+{
+	memset(an->culprits, 0, an->nr_culprits * sizeof(an->culprits[0]));
+	an->nr_culprits = 0;
+	an->culprits_dropped = 0;
+	for (int i = 0; i < an->nr_cpus; i++) {
+		struct ts_cpu *c = an->cpus[i];
+
+		if (!c)
+			continue;
+		memset(c->tasks, 0, sizeof(c->tasks));
+		memset(&c->tasks_other, 0, sizeof(c->tasks_other));
+		c->nr_tasks = 0;
+		c->last_task = 0;
+	}
+}
+
+/*
+ * ts_analysis_trim_comms - empty the comm table once it is half full, so
+ * that a watcher's table never fills: names come back with the next
+ * sched_switch.  Returns 1 when it was emptied.
+ */
+int ts_analysis_trim_comms(struct ts_analysis *an)
+{
+	if (!an->comms || an->nr_comms < an->comm_slots / 2)
+		return 0;
+	memset(an->comms, 0, an->comm_slots * sizeof(*an->comms));
+	an->nr_comms = 0;
+	return 1;
 }
 
 /*

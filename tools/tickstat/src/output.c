@@ -52,7 +52,7 @@ static void caps_line(FILE *f, const struct ts_caps *c)
 }
 
 /* What the probes stood in for, what they could not, and what stays unknown. */
-static void probes_lines(FILE *f, const struct ts_probe_info *p)
+static void probes_lines(FILE *f, const struct ts_probe_info *p, uint64_t checks_unmatched)
 {
 	int placed = 0;
 
@@ -77,9 +77,9 @@ static void probes_lines(FILE *f, const struct ts_probe_info *p)
 	if (p->unfiltered)
 		fprintf(f, "# probes: %" PRIu64 " dependency calls counted as changes (the mask before them unknown)\n",
 			p->unfiltered);
-	if (p->checks_unmatched)
+	if (checks_unmatched)
 		fprintf(f, "# probes: %" PRIu64 " decisions whose scope the probes did not see (UNKNOWN)\n",
-			p->checks_unmatched);
+			checks_unmatched);
 }
 
 static void table_summary(FILE *f, const struct ts_analysis *an)
@@ -291,7 +291,7 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 			an->kernel[0] ? an->kernel : "unknown", an->clock[0] ? an->clock : "unknown",
 			dur(w, sizeof(w), ts_cpu_window_ns(an)));
 		caps_line(f, &an->caps);
-		probes_lines(f, &an->caps.probes);
+		probes_lines(f, &an->caps.probes, an->checks_unmatched);
 		fprintf(f, "# tickless: share of the known time with the tick stopped (busy, idle: of that time)\n");
 		fprintf(f, "# stops: complete stopped intervals; open: cut by the window or a gap\n");
 	}
@@ -527,7 +527,7 @@ static void json_verdict(FILE *f, const struct ts_verdict *v)
  * from them, each probe asked for and why it is (not) there, what stays
  * unknown.
  */
-static void json_probes(FILE *f, const struct ts_probe_info *p)
+static void json_probes(FILE *f, const struct ts_probe_info *p, uint64_t checks_unmatched)
 {
 	int first = 1;
 
@@ -564,7 +564,7 @@ static void json_probes(FILE *f, const struct ts_probe_info *p)
 	}
 	fprintf(f, "},\"unfiltered_dependency_calls\":%" PRIu64
 		",\"unchanged_dependency_calls\":%" PRIu64 ",\"decisions_scope_unseen\":%" PRIu64 "}",
-		p->unfiltered, p->unchanged, p->checks_unmatched);
+		p->unfiltered, p->unchanged, checks_unmatched);
 }
 
 /* ts_output_json - the versioned machine-readable report (docs/json-schema.md) */
@@ -592,7 +592,7 @@ void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_outpu
 		c->retain ? "true" : "false", c->restart ? "true" : "false",
 		c->dep_events ? "true" : "false", c->sched_switch ? "true" : "false",
 		c->tick_expiry ? "true" : "false", c->check_scopes ? "true" : "false");
-	json_probes(f, &c->probes);
+	json_probes(f, &c->probes, an->checks_unmatched);
 	fprintf(f, ",\"ring_buffer_overrun\":%" PRIu64 ",\"bad_records\":%" PRIu64
 		",\"bad_pages\":%" PRIu64 "},", an->overrun, an->bad_records, an->bad_pages);
 	fprintf(f, "\"window\":{\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64

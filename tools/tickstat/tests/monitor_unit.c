@@ -456,7 +456,7 @@ static void test_hold_order(void)
 	CU_ASSERT_EQUAL(c1->idle, TS_IDLE_UNKNOWN);
 	ts_analysis_unhold(&an);
 	CU_ASSERT_EQUAL(c1->idle, TS_IDLE_IDLE);
-	CU_ASSERT_PTR_NULL(an.held);
+	CU_ASSERT_PTR_NULL(an.hold);
 	finish();
 }
 

@@ -315,7 +315,7 @@ static void test_stock_idle_exit(void)
 	struct ts_cpu *c;
 
 	start(0, 0);
-	ts_analysis_cpu(&an, 0)->nohz_full = 0;
+	ts_analysis_set_nohz_full(&an, 0, 0);
 	sw(0, 0, 0);				/* idle */
 	stop_ok(0, 1 * MS);
 	sw(0, 201 * MS, 7);			/* busy: tick restarted */
@@ -355,7 +355,7 @@ static void test_lost_events(void)
 static void test_snapshot(void)
 {
 	start(0, 1);
-	an.snapshot_ts = 5 * MS;
+	ts_analysis_set_snapshot(&an, 5 * MS);
 	for (int cpu = 1; cpu <= 3; cpu++)
 		ts_analysis_set_initial(&an, cpu, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	tick(1, 1 * MS);			/* a tick changes nothing */
@@ -378,9 +378,9 @@ static void test_snapshot(void)
 static void test_snapshot_stock_switch(void)
 {
 	start(0, 0);
-	an.snapshot_ts = 5 * MS;
-	ts_analysis_cpu(&an, 0)->nohz_full = 0;
-	ts_analysis_cpu(&an, 1)->nohz_full = 1;
+	ts_analysis_set_snapshot(&an, 5 * MS);
+	ts_analysis_set_nohz_full(&an, 0, 0);
+	ts_analysis_set_nohz_full(&an, 1, 1);
 	for (int cpu = 0; cpu <= 1; cpu++) {
 		ts_analysis_set_initial(&an, cpu, TS_TICK_STOPPED, TS_IDLE_IDLE);
 		sw(cpu, 1 * MS, 7);		/* a kworker runs... */
@@ -614,6 +614,7 @@ static void test_unknown_values(void)
 
 static void test_check(void)
 {
+	struct ts_cpuset only2;
 	struct ts_check_opts o;
 	struct ts_verdict v;
 
@@ -647,7 +648,8 @@ static void test_check(void)
 	ts_verdict_free(&v);
 	/* only the idle CPU: the busy share can be evaluated nowhere */
 	an.caps.tick_expiry = 1;
-	an.cpus[1]->active = 0;
+	ts_cpuset_parse(&only2, "2");
+	ts_analysis_select_cpus(&an, &only2);
 	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--min-busy-tickless could not be evaluated"));
 	ts_verdict_free(&v);
@@ -760,7 +762,7 @@ static void test_fixture_tracedat_agrees(void)
 		ts_analysis_init(&b);
 		ts_analysis_set_range(&b, a.win_start, a.win_end);
 		for (int c = 1; c <= 3; c++)
-			ts_analysis_cpu(&b, c)->nohz_full = 1;
+			ts_analysis_set_nohz_full(&b, c, 1);
 		snprintf(name, sizeof(name), "%s-trace-cmd.dat", kernels[k]);
 		CU_ASSERT_EQUAL_FATAL(ts_read_file(fixture(name), &b, err, sizeof(err)), 0);
 		CU_ASSERT_STRING_EQUAL(b.source_kind, "trace.dat");
