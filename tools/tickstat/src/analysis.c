@@ -29,8 +29,10 @@ void ts_analysis_free(struct ts_analysis *an)
 	if (an->timeline)
 		fclose(an->timeline);
 	for (int i = 0; i < TS_MAX_CPUS; i++) {
-		if (an->cpus[i])
+		if (an->cpus[i]) {
 			free(an->cpus[i]->seg_ticks);
+			free(an->cpus[i]->open_ticks);
+		}
 		free(an->cpus[i]);
 	}
 	for (int i = 0; i < an->nr_callers; i++)
@@ -58,6 +60,8 @@ static struct ts_cpu *cpu_state(struct ts_analysis *an, int cpu)
 	c->sched_detail = -1;
 	c->check_pos = -1;
 	c->cur_pid = -1;
+	c->tick_open = 1;
+	c->idle_open = 1;
 	an->cpus[cpu] = c;
 	if (cpu >= an->nr_cpus)
 		an->nr_cpus = cpu + 1;
@@ -289,19 +293,28 @@ static int find_reason(struct ts_cpu *c, int class, int scope, int value)
 }
 
 /* The reason charged when the tick runs and nothing said why. */
-static int none_reason(struct ts_cpu *c)
+static int none_reason(struct ts_cpu *c, enum ts_idle_state idle)
 {
 	int why = TS_NONE_UNREPORTED;
 
-	if (c->nohz_full == 0 && c->idle == TS_IDLE_BUSY)
+	if (c->nohz_full == 0 && idle == TS_IDLE_BUSY)
 		why = TS_NONE_NOT_NOHZ_FULL;
 	return find_reason(c, TS_RC_NONE, TS_SCOPE_UNKNOWN, why);
 }
 
-static int same_segment(const struct ts_cpu *c, const struct ts_segment *s,
+/* The state a stretch of a CPU's time is charged to. */
+struct stretch {
+	enum ts_tick_state tick;
+	enum ts_idle_state idle;
+	int pid;			/* 0 idle, -1 unknown */
+	const int *reasons;		/* the current reasons, while the tick runs */
+	int nr;
+};
+
+static int same_segment(const struct ts_segment *s, const struct stretch *st,
 			const int *reasons, int nr)
 {
-	return s->tick == c->tick && s->idle == c->idle && s->task == c->cur_pid &&
+	return s->tick == st->tick && s->idle == st->idle && s->task == st->pid &&
 	       s->nr_reasons == nr && !memcmp(s->reasons, reasons, nr * sizeof(int));
 }
 
@@ -335,7 +348,8 @@ static void keep_segment(struct ts_analysis *an, const struct ts_segment *s)
 		reasons[i] = s->reasons[i];
 	if (fwrite(&r, sizeof(r), 1, an->timeline) != 1 ||
 	    fwrite(reasons, sizeof(int32_t), s->nr_reasons, an->timeline) != (size_t)s->nr_reasons ||
-	    fwrite(s->ticks, sizeof(uint64_t), s->nr_ticks, an->timeline) != (size_t)s->nr_ticks)
+	    (s->nr_ticks &&
+	     fwrite(s->ticks, sizeof(uint64_t), s->nr_ticks, an->timeline) != (size_t)s->nr_ticks))
 		an->timeline_error = 1;
 }
 
@@ -426,13 +440,13 @@ static void timeline_tick(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts)
 }
 
 static void emit_segment(struct ts_analysis *an, struct ts_cpu *c, uint64_t from,
-			 uint64_t to, const int *reasons, int nr)
+			 uint64_t to, const struct stretch *st, const int *reasons, int nr)
 {
 	struct ts_segment *s = &c->seg;
 
 	if (!an->timeline || to <= from)
 		return;
-	if (c->seg_valid && s->end == from && same_segment(c, s, reasons, nr)) {
+	if (c->seg_valid && s->end == from && same_segment(s, st, reasons, nr)) {
 		s->end = to;
 		return;
 	}
@@ -441,9 +455,9 @@ static void emit_segment(struct ts_analysis *an, struct ts_cpu *c, uint64_t from
 	s->cpu = c->cpu;
 	s->start = from;
 	s->end = to;
-	s->tick = c->tick;
-	s->idle = c->idle;
-	s->task = c->cur_pid;
+	s->tick = st->tick;
+	s->idle = st->idle;
+	s->task = st->pid;
 	s->owner = c;
 	memcpy(c->seg_reasons, reasons, nr * sizeof(int));
 	s->reasons = c->seg_reasons;
@@ -480,11 +494,255 @@ static int holds_sched(const struct ts_cpu *c, const int *reasons, int nr)
 	return 0;
 }
 
+/* Charge [from, to) to a state: its times, reasons, co-runner and timeline. */
+static void charge(struct ts_analysis *an, struct ts_cpu *c, uint64_t from, uint64_t to,
+		   const struct stretch *st)
+{
+	int none[1], nr = st->nr;
+	const int *reasons = st->reasons;
+	uint64_t d = to - from;
+
+	c->time[st->tick][st->idle] += d;
+	if (st->tick == TS_TICK_RUNNING) {
+		if (!nr) {
+			none[0] = none_reason(c, st->idle);
+			reasons = none;
+			nr = none[0] >= 0;
+		}
+		for (int i = 0; i < nr; i++)
+			c->reasons[reasons[i]].time_ns += d;
+	} else {
+		nr = 0;
+	}
+	if (st->pid > 0) {
+		struct ts_task_time *t = task_time(c, st->pid);
+
+		t->run_ns += d;
+		if (st->tick == TS_TICK_RUNNING) {
+			t->held_ns += d;
+			if (holds_sched(c, reasons, nr))
+				t->sched_ns += d;
+		}
+	}
+	emit_segment(an, c, from, to, st, reasons, nr);
+}
+
+/*
+ * The start.  The state at the window start is not in the trace, but the
+ * first events tell it: the task a CPU's first event names ran since the
+ * window start (sched_switch is traced: no switch came before), and some
+ * tick events say what the tick was before them (start_says()).  Until an
+ * event tells, each part of the state is open: the stretches are kept, not
+ * charged, and charged once it tells.  An event that may have changed the
+ * part without telling what it was, the window's end, or a full list of
+ * kept stretches settle it to the fallback: the snapshot's value, unless an
+ * event before the snapshot may have changed it (then unknown).
+ * docs/metrics.md, "The start", lists the inferences.
+ */
+enum start_word {
+	SAYS_NOTHING,		/* the part is as it was */
+	SAYS_STOPPED,		/* the tick was stopped since the window start */
+	SAYS_RUNNING,		/* the tick was running since the window start */
+	SAYS_CHANGED,		/* it may have changed, but not what it was: the fallback */
+	SAYS_LATER,		/* the next event tells (a failed decision) */
+};
+
+/*
+ * tick_nohz_next_event() reasons (1-5) are only traced while the tick
+ * runs, and so is the idle loop's own choice to keep it (IDLE_LOOP, 11).
+ */
+#define RETAIN_IMPLIES_RUNNING(r)	(((r) >= 1 && (r) <= 5) || (r) == 11)
+
+/*
+ * What an event says of the tick since the window start, when no event
+ * before it did.  Only where every restart is traced (caps.restart) does a
+ * running tick say it ran since the start: a stock kernel restarts a
+ * stopped tick silently.
+ */
+static enum start_word start_says(const struct ts_analysis *an, const struct ts_cpu *c,
+				  const struct ts_event *ev)
+{
+	switch (ev->kind) {
+	case TS_EV_TICK_RESTART:	/* only a stopped tick restarts */
+		return SAYS_STOPPED;
+	case TS_EV_TICK_STOP:
+		if (!an->caps.restart)
+			return SAYS_CHANGED;
+		/*
+		 * A stop is traced when a running tick stops.  A failed decision
+		 * is followed at once by the restart of a stopped tick, and by
+		 * nothing else: the next event tells.
+		 */
+		return ev->stop.success ? SAYS_RUNNING : SAYS_LATER;
+	case TS_EV_TICK_RETAIN:
+		return an->caps.restart && RETAIN_IMPLIES_RUNNING(ev->retain.reason) ?
+		       SAYS_RUNNING : SAYS_CHANGED;
+	case TS_EV_SWITCH:
+		/* a stock kernel's switch out of idle restarts the tick silently */
+		return !an->caps.restart && c->nohz_full != 1 ? SAYS_CHANGED : SAYS_NOTHING;
+	case TS_EV_LOST:
+		return SAYS_CHANGED;
+	default:			/* a tick interrupt: a stopped tick's timer fires too */
+		return SAYS_NOTHING;
+	}
+}
+
+/* The snapshot holds from the window start if nothing could change it before it was read. */
+static int snapshot_holds(const struct ts_analysis *an, uint64_t changed)
+{
+	return changed >= an->snapshot_ts;
+}
+
+/* The tick part of the start is known: charge what was kept open. */
+static void settle_tick(struct ts_analysis *an, struct ts_cpu *c, enum ts_tick_state state)
+{
+	const uint64_t *t = c->open_ticks;
+
+	if (!c->tick_open)
+		return;
+	c->tick_open = 0;
+	c->open_failed = 0;
+	c->tick = state;
+	if (state == TS_TICK_STOPPED) {
+		c->stop_start = an->win_start;
+		c->stop_censored = 1;
+		c->ticks_stopped += c->open_tick_count;
+	}
+	for (int k = 0; k < c->open_lead_ticks; k++)
+		timeline_tick(an, c, *t++);
+	for (int i = 0; i < c->nr_open; i++) {
+		const struct ts_open_stretch *e = &c->open[i];
+		struct stretch st = {
+			.tick = state, .idle = e->idle, .pid = e->pid,
+			.reasons = c->active_reasons, .nr = e->with_reasons ? c->nr_active : 0,
+		};
+
+		charge(an, c, e->from, e->to, &st);
+		for (int k = 0; k < e->nr_ticks; k++)
+			timeline_tick(an, c, *t++);
+	}
+	c->nr_open = 0;
+	c->nr_open_ticks = 0;
+	c->open_lead_ticks = 0;
+	c->open_tick_count = 0;
+}
+
+/* The idle part of the start is known (pid: who ran, -1 unknown). */
+static void settle_idle(struct ts_cpu *c, enum ts_idle_state state, int pid)
+{
+	if (!c->idle_open)
+		return;
+	c->idle_open = 0;
+	c->idle = state;
+	c->cur_pid = state == TS_IDLE_IDLE ? 0 : state == TS_IDLE_BUSY ? pid : -1;
+}
+
+/*
+ * Settle what is still open to the fallback, the part having been safe from
+ * change up to changed.  Without sched_switch nothing says when the idle
+ * state changes: the snapshot's holds only at the instant it was read.
+ */
+static void settle_fallback(struct ts_analysis *an, struct ts_cpu *c, uint64_t changed)
+{
+	uint64_t tick_changed = c->open_failed && c->open_failed_ts < changed ?
+				c->open_failed_ts : changed;
+
+	settle_idle(c, an->caps.sched_switch && snapshot_holds(an, changed) ? c->idle :
+		    TS_IDLE_UNKNOWN, -1);
+	settle_tick(an, c, snapshot_holds(an, tick_changed) ? c->tick : TS_TICK_UNKNOWN);
+}
+
+/* What an event tells of the start, before it is charged. */
+static void settle_start(struct ts_analysis *an, struct ts_cpu *c, const struct ts_event *ev)
+{
+	int pid = ev->kind == TS_EV_SWITCH ? ev->sw.prev_pid : ev->pid;
+
+	if (ev->kind == TS_EV_LOST) {
+		/* the gap starts at the CPU's last event */
+		settle_fallback(an, c, c->last_ts);
+		return;
+	}
+	if (c->idle_open && an->caps.sched_switch)
+		settle_idle(c, pid ? TS_IDLE_BUSY : TS_IDLE_IDLE, pid);
+	else if (c->idle_open)
+		settle_fallback(an, c, ev->ts);
+	if (!c->tick_open)
+		return;
+	if (c->open_failed) {
+		settle_tick(an, c, ev->kind == TS_EV_TICK_RESTART ? TS_TICK_STOPPED :
+			    TS_TICK_RUNNING);
+		return;
+	}
+	switch (start_says(an, c, ev)) {
+	case SAYS_STOPPED:
+		settle_tick(an, c, TS_TICK_STOPPED);
+		break;
+	case SAYS_RUNNING:
+		settle_tick(an, c, TS_TICK_RUNNING);
+		break;
+	case SAYS_CHANGED:
+		settle_tick(an, c, snapshot_holds(an, ev->ts) ? c->tick : TS_TICK_UNKNOWN);
+		break;
+	case SAYS_LATER:
+		c->open_failed = 1;
+		c->open_failed_ts = ev->ts;
+		break;
+	case SAYS_NOTHING:
+		break;
+	}
+}
+
+/*
+ * A tick interrupt while the tick part of the start is open: kept with the
+ * open stretches.  Too many settle it to the fallback.
+ */
+static void open_tick_add(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts)
+{
+	c->open_tick_count++;
+	if (!an->timeline || !c->active)
+		return;
+	if (!c->open_ticks) {
+		c->open_ticks = malloc(TS_SEG_MAX_TICKS * sizeof(*c->open_ticks));
+		if (!c->open_ticks)
+			return;
+	}
+	if (c->nr_open_ticks == TS_SEG_MAX_TICKS) {
+		settle_tick(an, c, snapshot_holds(an, ts) ? c->tick : TS_TICK_UNKNOWN);
+		timeline_tick(an, c, ts);
+		return;
+	}
+	c->open_ticks[c->nr_open_ticks++] = ts;
+	if (c->nr_open)
+		c->open[c->nr_open - 1].nr_ticks++;
+	else
+		c->open_lead_ticks++;
+}
+
+/* Keep [from, to) while the tick part is open; 0 when the list is full. */
+static int open_add(struct ts_cpu *c, uint64_t from, uint64_t to, const struct stretch *st)
+{
+	struct ts_open_stretch *e = c->nr_open ? &c->open[c->nr_open - 1] : NULL;
+	int with_reasons = st->nr > 0;
+
+	if (e && e->to == from && e->idle == st->idle && e->pid == st->pid &&
+	    e->with_reasons == with_reasons) {
+		e->to = to;
+		return 1;
+	}
+	if (c->nr_open == TS_MAX_OPEN)
+		return 0;
+	c->open[c->nr_open++] = (struct ts_open_stretch){
+		.from = from, .to = to, .idle = st->idle, .pid = st->pid,
+		.with_reasons = with_reasons,
+	};
+	return 1;
+}
+
 /* Charge the stretch since the CPU's last event to the state that held. */
 static void account(struct ts_analysis *an, struct ts_cpu *c, uint64_t to)
 {
-	int none[1], *reasons = c->active_reasons, nr = c->nr_active;
-	uint64_t from = c->last_ts, d;
+	uint64_t from = c->last_ts;
+	struct stretch st;
 
 	if (to <= c->last_ts)
 		return;
@@ -497,30 +755,21 @@ static void account(struct ts_analysis *an, struct ts_cpu *c, uint64_t to)
 		if (to <= from)
 			return;
 	}
-	d = to - from;
-	c->time[c->tick][c->idle] += d;
-	if (c->tick == TS_TICK_RUNNING) {
-		if (!nr) {
-			none[0] = none_reason(c);
-			reasons = none;
-			nr = none[0] >= 0;
-		}
-		for (int i = 0; i < nr; i++)
-			c->reasons[reasons[i]].time_ns += d;
-	} else {
-		nr = 0;
+	/* every caller settles the idle part first: its first event tells */
+	settle_idle(c, TS_IDLE_UNKNOWN, -1);
+	st = (struct stretch){
+		.tick = c->tick, .idle = c->idle,
+		.pid = c->idle == TS_IDLE_UNKNOWN ? -1 : c->cur_pid,	/* who ran is unknown too */
+		.reasons = c->active_reasons, .nr = c->nr_active,
+	};
+	if (c->tick_open && open_add(c, from, to, &st))
+		return;
+	/* too many stretches before any tick event said anything: the fallback now */
+	if (c->tick_open) {
+		settle_tick(an, c, snapshot_holds(an, to) ? c->tick : TS_TICK_UNKNOWN);
+		st.tick = c->tick;
 	}
-	if (c->cur_pid > 0) {
-		struct ts_task_time *t = task_time(c, c->cur_pid);
-
-		t->run_ns += d;
-		if (c->tick == TS_TICK_RUNNING) {
-			t->held_ns += d;
-			if (holds_sched(c, reasons, nr))
-				t->sched_ns += d;
-		}
-	}
-	emit_segment(an, c, from, to, reasons, nr);
+	charge(an, c, from, to, &st);
 }
 
 static void clear_reasons(struct ts_cpu *c)
@@ -626,15 +875,9 @@ static void on_tick_stop(struct ts_analysis *an, struct ts_cpu *c,
 	 */
 	if (c->tick == TS_TICK_STOPPED && !an->caps.restart)
 		end_stopped(an, c, ev->ts, 1);
-	else if (c->tick == TS_TICK_UNKNOWN)
+	else if (c->tick == TS_TICK_UNKNOWN && !c->tick_open)
 		c->tick = TS_TICK_RUNNING;
 }
-
-/*
- * tick_nohz_next_event() reasons (1-5) are only traced while the tick
- * runs, and so is the idle loop's own choice to keep it (IDLE_LOOP, 11).
- */
-#define RETAIN_IMPLIES_RUNNING(r)	(((r) >= 1 && (r) <= 5) || (r) == 11)
 
 static void on_tick_retain(struct ts_analysis *an, struct ts_cpu *c,
 			   const struct ts_event *ev)
@@ -787,47 +1030,6 @@ static void on_lost(struct ts_analysis *an, struct ts_cpu *c,
 }
 
 /*
- * The start snapshot gave the state read a moment after tracing began.  An
- * event before that moment may have changed one of its two parts: the
- * first such event for a part makes that part unknown up to the event (the
- * event itself then sets the state from there on).  Tick interrupts change
- * nothing.  On a stock kernel a switch restarts a stopped tick silently, but
- * only outside nohz_full (see on_switch()): on a nohz_full CPU a switch
- * leaves the tick part of the snapshot standing.
- */
-static void snapshot_check(struct ts_analysis *an, struct ts_cpu *c, const struct ts_event *ev)
-{
-	int tick = 0, idle = 0;
-
-	switch (ev->kind) {
-	case TS_EV_TICK_STOP:
-	case TS_EV_TICK_RETAIN:
-	case TS_EV_TICK_RESTART:
-		tick = 1;
-		break;
-	case TS_EV_SWITCH:
-		idle = 1;
-		tick = !an->caps.restart && c->nohz_full != 1;
-		break;
-	case TS_EV_LOST:
-		tick = idle = 1;
-		break;
-	default:
-		break;
-	}
-	if (tick && !c->snap_tick_checked) {
-		c->snap_tick_checked = 1;
-		if (c->tick == TS_TICK_STOPPED)
-			c->stop_censored = 1;
-		c->tick = TS_TICK_UNKNOWN;
-	}
-	if (idle && !c->snap_idle_checked) {
-		c->snap_idle_checked = 1;
-		c->idle = TS_IDLE_UNKNOWN;
-	}
-}
-
-/*
  * Close a CPU at the window's end: charge the time up to it, count a
  * stopped interval still in progress as open, emit the last segment.
  */
@@ -836,6 +1038,10 @@ static void close_cpu(struct ts_analysis *an, struct ts_cpu *c, uint64_t end)
 	if (c->cut)
 		return;
 	an->counting = 1;
+	/* no restart followed a failed decision: the tick was running */
+	if (c->open_failed)
+		settle_tick(an, c, TS_TICK_RUNNING);
+	settle_fallback(an, c, UINT64_MAX);	/* nothing told it: the snapshot held */
 	account(an, c, end);
 	if (c->tick == TS_TICK_STOPPED)
 		add_open(an, c, end);
@@ -868,7 +1074,7 @@ static void on_dep_check(struct ts_cpu *c, const struct ts_event *ev)
 int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 {
 	struct ts_cpu *c;
-	int after_failure;
+	int after_failure, pid;
 
 	an->counting = in_range(an, ev->ts);
 	if (ev->kind == TS_EV_DEP_CHECK) {
@@ -888,13 +1094,15 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 		return -1;
 	/* past the range: the CPU's part of the report is complete */
 	if (an->range_end && ev->ts >= an->range_end) {
+		if (c->open_failed && !c->cut)
+			settle_tick(an, c, ev->kind == TS_EV_TICK_RESTART ? TS_TICK_STOPPED :
+				    TS_TICK_RUNNING);
 		close_cpu(an, c, an->range_end);
 		return 0;
 	}
 	if (c->cut)
 		return 0;
-	if (an->snapshot_ts && ev->ts < an->snapshot_ts)
-		snapshot_check(an, c, ev);
+	settle_start(an, c, ev);
 	if (ev->kind != TS_EV_TICK)
 		c->started = 1;
 	c->events += an->counting;
@@ -906,11 +1114,17 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 	/*
 	 * Every event names the task running when it fired (common_pid; for a
 	 * switch, the one leaving).  With sched_switch in the stream, no switch
-	 * came since the CPU's last event, so that task ran all along.
+	 * came since the CPU's last event, so that task ran all along, unless
+	 * the CPU's state is unknown since a gap: then from this event on.
 	 */
-	if (an->caps.sched_switch)
-		c->cur_pid = ev->pid;
+	pid = ev->kind == TS_EV_SWITCH ? ev->sw.prev_pid : ev->pid;
+	if (an->caps.sched_switch && c->idle != TS_IDLE_UNKNOWN)
+		c->cur_pid = pid;
 	account(an, c, ev->ts);
+	if (an->caps.sched_switch && c->idle == TS_IDLE_UNKNOWN) {
+		c->idle = pid ? TS_IDLE_BUSY : TS_IDLE_IDLE;
+		c->cur_pid = pid;
+	}
 	after_failure = c->last_failed;
 	c->last_failed = 0;
 
@@ -931,6 +1145,10 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 		if (!an->counting)
 			break;
 		c->ticks++;
+		if (c->tick_open) {
+			open_tick_add(an, c, ev->ts);
+			break;
+		}
 		if (c->tick == TS_TICK_STOPPED)
 			c->ticks_stopped++;
 		timeline_tick(an, c, ev->ts);
@@ -957,6 +1175,7 @@ int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_
 	if ((an->range_end && ts >= an->range_end) || c->cut)
 		return 0;
 	an->counting = in_range(an, ts);
+	settle_fallback(an, c, ts);
 	account(an, c, ts);
 	on_lost(an, c, &ev);
 	return 1;
@@ -974,8 +1193,17 @@ void ts_analysis_advance(struct ts_analysis *an, uint64_t ts)
 	for (int i = 0; i < an->nr_cpus; i++) {
 		struct ts_cpu *c = an->cpus[i];
 
-		if (c && !c->cut)
-			account(an, c, ts);
+		if (!c || c->cut)
+			continue;
+		/*
+		 * A watcher's numbers are final at each poll: the start is
+		 * settled at the first poll after the snapshot, except just
+		 * after a failed decision, which the next event settles.
+		 */
+		if (c->open_failed || ((c->tick_open || c->idle_open) && ts < an->snapshot_ts))
+			continue;
+		settle_fallback(an, c, ts);
+		account(an, c, ts);
 	}
 	if (ts > an->win_end)
 		an->win_end = ts;
@@ -999,6 +1227,7 @@ void ts_analysis_offline(struct ts_analysis *an, int cpu, uint64_t ts)
 	if (ts < c->last_ts)
 		ts = c->last_ts;
 	an->counting = in_range(an, ts);
+	settle_fallback(an, c, ts);
 	account(an, c, ts);
 	end_stopped(an, c, ts, 0);
 	c->tick = TS_TICK_UNKNOWN;

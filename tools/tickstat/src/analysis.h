@@ -113,6 +113,22 @@ struct ts_segment {
 	int no_span;
 };
 
+/*
+ * A stretch of a CPU's time at the start of the window while the trace has
+ * not told its tick state yet (analysis.c, "The start"): kept, not charged,
+ * until an event tells.
+ */
+#define TS_MAX_OPEN		64
+
+struct ts_open_stretch {
+	uint64_t from;
+	uint64_t to;
+	enum ts_idle_state idle;
+	int pid;			/* 0 idle, -1 unknown */
+	int with_reasons;		/* the tick, if running, ran for the current reasons */
+	int nr_ticks;			/* timeline ticks in it, in open_ticks */
+};
+
 struct ts_cpu {
 	int cpu;
 	int active;			/* monitored, or seen in the stream */
@@ -124,8 +140,21 @@ struct ts_cpu {
 	uint64_t last_ts;
 	int started;			/* any event processed */
 	int cut;			/* past the end of the time range */
-	int snap_tick_checked;		/* a tick event came before the snapshot */
-	int snap_idle_checked;		/* a switch came before the snapshot */
+	/*
+	 * The start: until an event tells a part of the state since the window
+	 * start, the part is open and holds its value from the snapshot (or
+	 * unknown), to fall back on.
+	 */
+	int tick_open;
+	int idle_open;
+	int open_failed;		/* a failed decision while open: the next event tells */
+	uint64_t open_failed_ts;
+	struct ts_open_stretch open[TS_MAX_OPEN];
+	int nr_open;
+	uint64_t *open_ticks;		/* TS_SEG_MAX_TICKS timeline ticks, when a timeline is kept */
+	int nr_open_ticks;
+	int open_lead_ticks;		/* those before the first open stretch */
+	uint64_t open_tick_count;	/* ticks counted while open */
 	int active_reasons[TS_MAX_ACTIVE];
 	int nr_active;
 	uint64_t stop_start;

@@ -137,11 +137,12 @@ static int check_cpu(const struct ts_analysis *an, const struct ts_cpu *c,
 			 o->forbid[i].text, t / 1e9, (unsigned long long)n);
 	}
 	it = add(v, c->cpu, "max-unknown",
-		 m.unknown_share * 100.0 <= o->max_unknown ? TS_PASS : TS_FAIL);
+		 m.state_unknown_share * 100.0 <= o->max_unknown ? TS_PASS : TS_FAIL);
 	if (!it)
 		return -1;
-	snprintf(it->detail, sizeof(it->detail), "tick state unknown %.3f%% of the window, maximum %.3f%%",
-		 m.unknown_share < 0 ? 0 : m.unknown_share * 100.0, o->max_unknown);
+	snprintf(it->detail, sizeof(it->detail),
+		 "tick or idle state unknown %.3f%% of the window, maximum %.3f%%",
+		 m.state_unknown_share < 0 ? 0 : m.state_unknown_share * 100.0, o->max_unknown);
 	snprintf(name, sizeof(name), "lost-events");
 	it = add(v, c->cpu, name, lost && !o->allow_lost ? TS_FAIL : TS_PASS);
 	if (!it)

@@ -110,7 +110,7 @@ static void table_summary(FILE *f, const struct ts_analysis *an)
 		else
 			fprintf(f, "%7d %9s %9s %9s ", 0, "-", "-", "-");
 		fprintf(f, "%5" PRIu64 " %7" PRIu64 " %8s\n", c->stopped_open,
-			c->lost_events + c->lost_unknown, pct(h, 16, m.unknown_share));
+			c->lost_events + c->lost_unknown, pct(h, 16, m.state_unknown_share));
 	}
 }
 
@@ -294,6 +294,7 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 		probes_lines(f, &an->caps.probes, an->checks_unmatched);
 		fprintf(f, "# tickless: share of the known time with the tick stopped (busy, idle: of that time)\n");
 		fprintf(f, "# stops: complete stopped intervals; open: cut by the window or a gap\n");
+		fprintf(f, "# unknown: share of the window whose tick or idle state is unknown; busy and idle time cover the rest\n");
 	}
 	table_summary(f, an);
 	table_reasons(f, an, o);
@@ -482,6 +483,8 @@ static void json_cpu(FILE *f, const struct ts_analysis *an, const struct ts_cpu 
 	json_share(f, m.idle_tickless_share);
 	fputs(",\"unknown_share\":", f);
 	json_share(f, m.unknown_share);
+	fprintf(f, ",\"state_unknown_ns\":%" PRIu64 ",\"state_unknown_share\":", m.state_unknown_ns);
+	json_share(f, m.state_unknown_share);
 	if (an->caps.tick_expiry)
 		fprintf(f, ",\"ticks\":%" PRIu64 ",\"ticks_while_stopped\":%" PRIu64
 			",\"tick_rate_hz\":%.3f,", c->ticks, c->ticks_stopped, m.tick_rate_hz);
