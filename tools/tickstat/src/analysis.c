@@ -693,11 +693,19 @@ static void settle_start(struct ts_analysis *an, struct ts_cpu *c, const struct 
 }
 
 /*
- * A tick interrupt while the tick part of the start is open: kept with the
- * open stretches.  Too many settle it to the fallback.
+ * A tick interrupt while the tick part of the start is open: counted, and
+ * kept for the timeline.  Too many settle it to the fallback (with or
+ * without a timeline: the numbers do not depend on it).
  */
 static void open_tick_add(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts)
 {
+	if (c->open_tick_count == TS_SEG_MAX_TICKS) {
+		settle_tick(an, c, snapshot_holds(an, ts) ? c->tick : TS_TICK_UNKNOWN);
+		if (c->tick == TS_TICK_STOPPED)
+			c->ticks_stopped++;
+		timeline_tick(an, c, ts);
+		return;
+	}
 	c->open_tick_count++;
 	if (!an->timeline || !c->active)
 		return;
@@ -705,11 +713,6 @@ static void open_tick_add(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts)
 		c->open_ticks = malloc(TS_SEG_MAX_TICKS * sizeof(*c->open_ticks));
 		if (!c->open_ticks)
 			return;
-	}
-	if (c->nr_open_ticks == TS_SEG_MAX_TICKS) {
-		settle_tick(an, c, snapshot_holds(an, ts) ? c->tick : TS_TICK_UNKNOWN);
-		timeline_tick(an, c, ts);
-		return;
 	}
 	c->open_ticks[c->nr_open_ticks++] = ts;
 	if (c->nr_open)
