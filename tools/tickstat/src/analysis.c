@@ -662,10 +662,10 @@ static void settle_start(struct ts_analysis *an, struct ts_cpu *c, const struct 
 		settle_fallback(an, c, c->last_ts);
 		return;
 	}
-	if (c->idle_open && an->caps.sched_switch)
+	if (an->caps.sched_switch)
 		settle_idle(c, pid ? TS_IDLE_BUSY : TS_IDLE_IDLE, pid);
-	else if (c->idle_open)
-		settle_fallback(an, c, ev->ts);
+	else	/* nothing says when it changes */
+		settle_idle(c, TS_IDLE_UNKNOWN, -1);
 	if (!c->tick_open)
 		return;
 	if (c->open_failed) {

@@ -600,7 +600,9 @@ static void test_start_unknown_shown(void)
 	an.caps.sched_switch = 0;
 	ts_analysis_set_snapshot(&an, 5 * MS);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	restart(2, 100 * MS, TS_RESTART_DEPENDENCY);	/* the tick part is still told */
 	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL(an.cpus[2]->time[TS_TICK_STOPPED][TS_IDLE_UNKNOWN], 100 * MS);
 	ts_metrics_of(&an, an.cpus[1], &m);
 	CU_ASSERT_EQUAL(m.unknown_ns, 0);
 	CU_ASSERT_EQUAL(m.idle_unknown_ns, 1 * S);
