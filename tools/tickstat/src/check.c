@@ -322,17 +322,17 @@ static int max_unknown(const struct ts_metrics *m, const struct ts_check_opts *o
 {
 	struct ts_verdict_item *it;
 
-	if (m->unknown_share < 0) {	/* an empty window: ts_check_run() refuses it */
+	if (m->state_unknown_share < 0) {	/* an empty window: ts_check_run() refuses it */
 		it = add(v, cpu, "max-unknown", "--max-unknown", TS_NOT_APPLICABLE);
 		if (it)
 			DETAIL(it, "an empty window: no share of it");
 		return it ? 0 : -1;
 	}
 	it = add(v, cpu, "max-unknown", "--max-unknown",
-		 m->unknown_share * 100.0 <= o->max_unknown ? TS_PASS : TS_FAIL);
+		 m->state_unknown_share * 100.0 <= o->max_unknown ? TS_PASS : TS_FAIL);
 	if (it)
-		DETAIL(it, "tick state unknown %.3f%% of the window, maximum %.3f%%",
-		       m->unknown_share * 100.0, o->max_unknown);
+		DETAIL(it, "tick or idle state unknown %.3f%% of the window, maximum %.3f%%",
+		       m->state_unknown_share * 100.0, o->max_unknown);
 	return it ? 0 : -1;
 }
 
