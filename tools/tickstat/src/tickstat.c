@@ -119,7 +119,7 @@ static const char * const check_usage[] = {
 	"  --min-tickless PCT      minimum tickless share of the known window",
 	"  --max-tick-rate HZ      maximum tick interrupts per second",
 	"  --forbid REASON,...     reasons that must never hold the tick (NAME or NAME@SCOPE)",
-	"  --max-unknown PCT       maximum share of the window in unknown state (default 5)",
+	"  --max-unknown PCT       maximum share of the window whose tick or idle state is unknown (default 5)",
 	"  --allow-lost            do not fail on lost events",
 	"  --junit FILE            also write the verdicts as JUnit XML",
 	NULL,

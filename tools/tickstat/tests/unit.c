@@ -1081,6 +1081,59 @@ static void test_check_forbid_probes(void)
 	ts_analysis_free(&an);
 }
 
+/* The detail of the one item of option on cpu, or "" when there is none. */
+static const char *detail_of(const struct ts_verdict *v, int cpu, const char *option)
+{
+	for (int i = 0; i < v->nr; i++)
+		if (v->items[i].cpu == cpu && !strcmp(v->items[i].option, option))
+			return v->items[i].detail;
+	return "";
+}
+
+/*
+ * --max-unknown counts the time whose tick or idle state is unknown (the
+ * table's unknown column), the idle part only where sched_switch is traced:
+ * without it the idle state is unknown everywhere, and counting it would
+ * fail every CPU whatever the tick did.
+ */
+static void test_check_max_unknown(void)
+{
+	struct ts_check_opts o;
+	struct ts_verdict v;
+	struct ts_cpu *c;
+
+	ts_check_opts_init(&o);
+	start(0, 1);
+	task[1] = 100;
+	sw(1, 0, 100);
+	stop_ok(1, 0);
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[1];
+	CU_ASSERT_EQUAL_FATAL(c->time[TS_TICK_STOPPED][TS_IDLE_BUSY], 1 * S);
+	/* the tick state known, the idle state not for 100 ms of it */
+	c->time[TS_TICK_STOPPED][TS_IDLE_BUSY] -= 100 * MS;
+	c->time[TS_TICK_STOPPED][TS_IDLE_UNKNOWN] += 100 * MS;
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--max-unknown"), TS_FAIL);
+	CU_ASSERT_STRING_EQUAL(detail_of(&v, 1, "--max-unknown"),
+			       "tick or idle state unknown 10.000% of the window, maximum 5.000%");
+	ts_verdict_free(&v);
+	/* no sched_switch: the tick state alone, and the detail says so */
+	an.caps.sched_switch = 0;
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--max-unknown"), TS_PASS);
+	CU_ASSERT_PTR_NOT_NULL(strstr(detail_of(&v, 1, "--max-unknown"),
+				      "tick state unknown 0.000% of the window (no sched:sched_switch events"));
+	ts_verdict_free(&v);
+	/* where the tick state is unknown too, it counts */
+	c->time[TS_TICK_STOPPED][TS_IDLE_UNKNOWN] -= 100 * MS;
+	c->time[TS_TICK_UNKNOWN][TS_IDLE_UNKNOWN] += 100 * MS;
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--max-unknown"), TS_FAIL);
+	ts_verdict_free(&v);
+	ts_analysis_free(&an);
+}
+
 /*
  * Nothing to check: an empty window, CPUs none of which has data, time
  * going back; no sched_switch: no busy or idle share; lost events a source
@@ -1752,6 +1805,7 @@ int main(int argc, char **argv)
 		{ "check: reason names", test_reason_spec },
 		{ "check: --forbid on a stock kernel", test_check_forbid_stock },
 		{ "check: --forbid with probes", test_check_forbid_probes },
+		{ "check: --max-unknown, tick or idle state", test_check_max_unknown },
 		{ "check: nothing to check, or not all of it", test_check_no_data },
 		{ "check: the same item twice; the CPUs covered", test_check_forbid_twice },
 		{ "parse: numbers", test_parse_numbers },
