@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "util.h"
 
 void ts_analysis_init(struct ts_analysis *an)
 {
@@ -28,8 +29,10 @@ void ts_analysis_free(struct ts_analysis *an)
 	if (an->timeline)
 		fclose(an->timeline);
 	for (int i = 0; i < TS_MAX_CPUS; i++) {
-		if (an->cpus[i])
+		if (an->cpus[i]) {
 			free(an->cpus[i]->seg_ticks);
+			free(an->cpus[i]->open_ticks);
+		}
 		free(an->cpus[i]);
 	}
 	for (int i = 0; i < an->nr_callers; i++)
@@ -38,8 +41,8 @@ void ts_analysis_free(struct ts_analysis *an)
 	memset(an, 0, sizeof(*an));
 }
 
-/* ts_analysis_cpu - the state of a CPU, created on first use; NULL if out of range */
-struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu)
+/* The state of a CPU, created on first use; NULL if out of range or out of memory. */
+static struct ts_cpu *cpu_state(struct ts_analysis *an, int cpu)
 {
 	struct ts_cpu *c;
 
@@ -57,12 +60,30 @@ struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu)
 	c->sched_detail = -1;
 	c->check_pos = -1;
 	c->cur_pid = -1;
+	c->tick_open = 1;
+	c->idle_open = 1;
 	an->cpus[cpu] = c;
 	if (cpu >= an->nr_cpus)
 		an->nr_cpus = cpu + 1;
 	if (!an->restrict_cpus)
 		c->active = 1;
 	return c;
+}
+
+/* ts_analysis_find_cpu - the state of a CPU, to read; NULL if the analysis has none */
+const struct ts_cpu *ts_analysis_find_cpu(const struct ts_analysis *an, int cpu)
+{
+	return cpu >= 0 && cpu < TS_MAX_CPUS ? an->cpus[cpu] : NULL;
+}
+
+/*
+ * ts_analysis_add_cpu - report this CPU even without any event of its (it
+ * is then unknown throughout).  Returns 0, or -1 if out of range or out of
+ * memory.
+ */
+int ts_analysis_add_cpu(struct ts_analysis *an, int cpu)
+{
+	return cpu_state(an, cpu) ? 0 : -1;
 }
 
 /*
@@ -98,6 +119,16 @@ void ts_analysis_set_range(struct ts_analysis *an, uint64_t start, uint64_t end)
 	an->win_start = start;
 }
 
+/*
+ * ts_analysis_set_snapshot - when the start snapshot was read (0: none):
+ * the states ts_analysis_set_initial() gives hold from the window start
+ * unless an event before ts changed them.
+ */
+void ts_analysis_set_snapshot(struct ts_analysis *an, uint64_t ts)
+{
+	an->snapshot_ts = ts;
+}
+
 static int in_range(const struct ts_analysis *an, uint64_t ts)
 {
 	return !an->range_end || (ts >= an->range_start && ts < an->range_end);
@@ -114,7 +145,7 @@ void ts_analysis_monitor(struct ts_analysis *an, int cpu)
 			if (an->cpus[i])
 				an->cpus[i]->active = 0;
 	}
-	c = ts_analysis_cpu(an, cpu);
+	c = cpu_state(an, cpu);
 	if (c)
 		c->active = 1;
 }
@@ -169,11 +200,117 @@ void ts_analysis_time_backwards(struct ts_analysis *an, const char *where)
 		snprintf(an->backward_first, sizeof(an->backward_first), "%s", where);
 }
 
+/*
+ * ts_analysis_select_cpus - of the CPUs the analysis has, report only
+ * those in cpus (a recording's -C: it keeps only the named CPUs).
+ */
+void ts_analysis_select_cpus(struct ts_analysis *an, const struct ts_cpuset *cpus)
+{
+	for (int i = 0; i < an->nr_cpus; i++)
+		if (an->cpus[i])
+			an->cpus[i]->active = ts_cpuset_has(cpus, i);
+}
+
+/*
+ * ts_analysis_set_nohz_full - the CPU is (1) or is not (0) in nohz_full,
+ * which decides what a stock kernel's silent restarts are.  Returns 0, or
+ * -1 if the CPU is out of range.
+ */
+int ts_analysis_set_nohz_full(struct ts_analysis *an, int cpu, int nohz_full)
+{
+	struct ts_cpu *c = cpu_state(an, cpu);
+
+	if (!c)
+		return -1;
+	c->nohz_full = nohz_full;
+	return 0;
+}
+
+/*
+ * ts_analysis_cpu_online - the CPU was online when recording started: it
+ * is reported, and a housekeeping CPU unless named nohz_full (before or
+ * after).  Returns 0, or -1 if the CPU is out of range.
+ */
+int ts_analysis_cpu_online(struct ts_analysis *an, int cpu)
+{
+	struct ts_cpu *c = cpu_state(an, cpu);
+
+	if (!c)
+		return -1;
+	if (c->nohz_full < 0)
+		c->nohz_full = 0;
+	return 0;
+}
+
+/*
+ * ts_analysis_set_nohz_default - whether a CPU not named so far is in
+ * nohz_full (-1 unknown, 0 not: the user named the nohz_full CPUs).
+ */
+void ts_analysis_set_nohz_default(struct ts_analysis *an, int nohz_full)
+{
+	an->nohz_default = nohz_full;
+}
+
+static void set_text(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src ? src : "");
+}
+
+/* ts_analysis_set_source_kind - "live", "recording" or "trace.dat" */
+void ts_analysis_set_source_kind(struct ts_analysis *an, const char *kind)
+{
+	set_text(an->source_kind, sizeof(an->source_kind), kind);
+}
+
+/* ts_analysis_set_source_path - the file read or written */
+void ts_analysis_set_source_path(struct ts_analysis *an, const char *path)
+{
+	set_text(an->source_path, sizeof(an->source_path), path);
+}
+
+/* ts_analysis_set_kernel - the release of the kernel that made the stream ("" unknown) */
+void ts_analysis_set_kernel(struct ts_analysis *an, const char *release)
+{
+	set_text(an->kernel, sizeof(an->kernel), release);
+}
+
+/* ts_analysis_set_clock - the trace clock of the stream's times */
+void ts_analysis_set_clock(struct ts_analysis *an, const char *clock)
+{
+	set_text(an->clock, sizeof(an->clock), clock);
+}
+
+/* ts_analysis_set_nohz_full_list - the nohz_full CPU list, as the source gave it */
+void ts_analysis_set_nohz_full_list(struct ts_analysis *an, const char *list)
+{
+	set_text(an->nohz_full, sizeof(an->nohz_full), list);
+}
+
+/* ts_analysis_count_overrun - events a CPU's ring buffer overwrote, as the kernel counted */
+void ts_analysis_count_overrun(struct ts_analysis *an, uint64_t n)
+{
+	an->overrun += n;
+}
+
+/*
+ * ts_analysis_bad_page - a ring-buffer page of a CPU failed its checks:
+ * counted, and a gap of unknown size from the CPU's last event on.
+ * Returns what feeding the gap returned (ts_analysis_event()).
+ */
+int ts_analysis_bad_page(struct ts_analysis *an, int cpu)
+{
+	struct ts_cpu *c = cpu_state(an, cpu);
+	struct ts_event ev = { .kind = TS_EV_LOST, .cpu = cpu, .ts = c ? c->last_ts : 0 };
+
+	an->bad_pages++;
+	return ts_analysis_event(an, &ev);
+}
+
 /* ts_analysis_set_initial - the state at the window start, from a snapshot */
 void ts_analysis_set_initial(struct ts_analysis *an, int cpu,
 			     enum ts_tick_state tick, enum ts_idle_state idle)
 {
-	struct ts_cpu *c = ts_analysis_cpu(an, cpu);
+	struct ts_cpu *c = cpu_state(an, cpu);
 
 	if (!c || c->started)
 		return;
@@ -206,19 +343,28 @@ static int find_reason(struct ts_cpu *c, int class, int scope, int value)
 }
 
 /* The reason charged when the tick runs and nothing said why. */
-static int none_reason(struct ts_cpu *c)
+static int none_reason(struct ts_cpu *c, enum ts_idle_state idle)
 {
 	int why = TS_NONE_UNREPORTED;
 
-	if (c->nohz_full == 0 && c->idle == TS_IDLE_BUSY)
+	if (c->nohz_full == 0 && idle == TS_IDLE_BUSY)
 		why = TS_NONE_NOT_NOHZ_FULL;
 	return find_reason(c, TS_RC_NONE, TS_SCOPE_UNKNOWN, why);
 }
 
-static int same_segment(const struct ts_cpu *c, const struct ts_segment *s,
+/* The state a stretch of a CPU's time is charged to. */
+struct stretch {
+	enum ts_tick_state tick;
+	enum ts_idle_state idle;
+	int pid;			/* 0 idle, -1 unknown */
+	const int *reasons;		/* the current reasons, while the tick runs */
+	int nr;
+};
+
+static int same_segment(const struct ts_segment *s, const struct stretch *st,
 			const int *reasons, int nr)
 {
-	return s->tick == c->tick && s->idle == c->idle && s->task == c->cur_pid &&
+	return s->tick == st->tick && s->idle == st->idle && s->task == st->pid &&
 	       s->nr_reasons == nr && !memcmp(s->reasons, reasons, nr * sizeof(int));
 }
 
@@ -345,13 +491,13 @@ static void timeline_tick(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts)
 }
 
 static void emit_segment(struct ts_analysis *an, struct ts_cpu *c, uint64_t from,
-			 uint64_t to, const int *reasons, int nr)
+			 uint64_t to, const struct stretch *st, const int *reasons, int nr)
 {
 	struct ts_segment *s = &c->seg;
 
 	if (!an->timeline || to <= from)
 		return;
-	if (c->seg_valid && s->end == from && same_segment(c, s, reasons, nr)) {
+	if (c->seg_valid && s->end == from && same_segment(s, st, reasons, nr)) {
 		s->end = to;
 		return;
 	}
@@ -360,9 +506,9 @@ static void emit_segment(struct ts_analysis *an, struct ts_cpu *c, uint64_t from
 	s->cpu = c->cpu;
 	s->start = from;
 	s->end = to;
-	s->tick = c->tick;
-	s->idle = c->idle;
-	s->task = c->cur_pid;
+	s->tick = st->tick;
+	s->idle = st->idle;
+	s->task = st->pid;
 	s->owner = c;
 	memcpy(c->seg_reasons, reasons, nr * sizeof(int));
 	s->reasons = c->seg_reasons;
@@ -399,11 +545,258 @@ static int holds_sched(const struct ts_cpu *c, const int *reasons, int nr)
 	return 0;
 }
 
+/* Charge [from, to) to a state: its times, reasons, co-runner and timeline. */
+static void charge(struct ts_analysis *an, struct ts_cpu *c, uint64_t from, uint64_t to,
+		   const struct stretch *st)
+{
+	int none[1], nr = st->nr;
+	const int *reasons = st->reasons;
+	uint64_t d = to - from;
+
+	c->time[st->tick][st->idle] += d;
+	if (st->tick == TS_TICK_RUNNING) {
+		if (!nr) {
+			none[0] = none_reason(c, st->idle);
+			reasons = none;
+			nr = none[0] >= 0;
+		}
+		for (int i = 0; i < nr; i++)
+			c->reasons[reasons[i]].time_ns += d;
+	} else {
+		nr = 0;
+	}
+	if (st->pid > 0) {
+		struct ts_task_time *t = task_time(c, st->pid);
+
+		t->run_ns += d;
+		if (st->tick == TS_TICK_RUNNING) {
+			t->held_ns += d;
+			if (holds_sched(c, reasons, nr))
+				t->sched_ns += d;
+		}
+	}
+	emit_segment(an, c, from, to, st, reasons, nr);
+}
+
+/*
+ * The start.  The state at the window start is not in the trace, but the
+ * first events tell it: the task a CPU's first event names ran since the
+ * window start (sched_switch is traced: no switch came before), and some
+ * tick events say what the tick was before them (start_says()).  Until an
+ * event tells, each part of the state is open: the stretches are kept, not
+ * charged, and charged once it tells.  An event that may have changed the
+ * part without telling what it was, the window's end, or a full list of
+ * kept stretches settle it to the fallback: the snapshot's value, unless an
+ * event before the snapshot may have changed it (then unknown).
+ * docs/metrics.md, "The start", lists the inferences.
+ */
+enum start_word {
+	SAYS_NOTHING,		/* the part is as it was */
+	SAYS_STOPPED,		/* the tick was stopped since the window start */
+	SAYS_RUNNING,		/* the tick was running since the window start */
+	SAYS_CHANGED,		/* it may have changed, but not what it was: the fallback */
+	SAYS_LATER,		/* the next event tells (a failed decision) */
+};
+
+/*
+ * tick_nohz_next_event() reasons (1-5) are only traced while the tick
+ * runs, and so is the idle loop's own choice to keep it (IDLE_LOOP, 11).
+ */
+#define RETAIN_IMPLIES_RUNNING(r)	(((r) >= 1 && (r) <= 5) || (r) == 11)
+
+/*
+ * What an event says of the tick since the window start, when no event
+ * before it did.  Only where every restart is traced (caps.restart) does a
+ * running tick say it ran since the start: a stock kernel restarts a
+ * stopped tick silently.
+ */
+static enum start_word start_says(const struct ts_analysis *an, const struct ts_cpu *c,
+				  const struct ts_event *ev)
+{
+	switch (ev->kind) {
+	case TS_EV_TICK_RESTART:	/* only a stopped tick restarts */
+		return SAYS_STOPPED;
+	case TS_EV_TICK_STOP:
+		if (!an->caps.restart)
+			return SAYS_CHANGED;
+		/*
+		 * A stop is traced when a running tick stops.  A failed decision
+		 * is followed at once by the restart of a stopped tick, and by
+		 * nothing else: the next event tells.
+		 */
+		return ev->stop.success ? SAYS_RUNNING : SAYS_LATER;
+	case TS_EV_TICK_RETAIN:
+		return an->caps.restart && RETAIN_IMPLIES_RUNNING(ev->retain.reason) ?
+		       SAYS_RUNNING : SAYS_CHANGED;
+	case TS_EV_SWITCH:
+		/* a stock kernel's switch out of idle restarts the tick silently */
+		return !an->caps.restart && c->nohz_full != 1 ? SAYS_CHANGED : SAYS_NOTHING;
+	case TS_EV_LOST:
+		return SAYS_CHANGED;
+	default:			/* a tick interrupt: a stopped tick's timer fires too */
+		return SAYS_NOTHING;
+	}
+}
+
+/* The snapshot holds from the window start if nothing could change it before it was read. */
+static int snapshot_holds(const struct ts_analysis *an, uint64_t changed)
+{
+	return changed >= an->snapshot_ts;
+}
+
+/* The tick part of the start is known: charge what was kept open. */
+static void settle_tick(struct ts_analysis *an, struct ts_cpu *c, enum ts_tick_state state)
+{
+	const uint64_t *t = c->open_ticks;
+
+	if (!c->tick_open)
+		return;
+	c->tick_open = 0;
+	c->open_failed = 0;
+	c->tick = state;
+	if (state == TS_TICK_STOPPED) {
+		c->stop_start = an->win_start;
+		c->stop_censored = 1;
+		c->ticks_stopped += c->open_tick_count;
+	}
+	for (int k = 0; k < c->open_lead_ticks; k++)
+		timeline_tick(an, c, *t++);
+	for (int i = 0; i < c->nr_open; i++) {
+		const struct ts_open_stretch *e = &c->open[i];
+		struct stretch st = {
+			.tick = state, .idle = e->idle, .pid = e->pid,
+			.reasons = c->active_reasons, .nr = e->with_reasons ? c->nr_active : 0,
+		};
+
+		charge(an, c, e->from, e->to, &st);
+		for (int k = 0; k < e->nr_ticks; k++)
+			timeline_tick(an, c, *t++);
+	}
+	c->nr_open = 0;
+	c->nr_open_ticks = 0;
+	c->open_lead_ticks = 0;
+	c->open_tick_count = 0;
+}
+
+/* The idle part of the start is known (pid: who ran, -1 unknown). */
+static void settle_idle(struct ts_cpu *c, enum ts_idle_state state, int pid)
+{
+	if (!c->idle_open)
+		return;
+	c->idle_open = 0;
+	c->idle = state;
+	c->cur_pid = state == TS_IDLE_IDLE ? 0 : state == TS_IDLE_BUSY ? pid : -1;
+}
+
+/*
+ * Settle what is still open to the fallback, the part having been safe from
+ * change up to changed.  Without sched_switch nothing says when the idle
+ * state changes: the snapshot's holds only at the instant it was read.
+ */
+static void settle_fallback(struct ts_analysis *an, struct ts_cpu *c, uint64_t changed)
+{
+	uint64_t tick_changed = c->open_failed && c->open_failed_ts < changed ?
+				c->open_failed_ts : changed;
+
+	settle_idle(c, an->caps.sched_switch && snapshot_holds(an, changed) ? c->idle :
+		    TS_IDLE_UNKNOWN, -1);
+	settle_tick(an, c, snapshot_holds(an, tick_changed) ? c->tick : TS_TICK_UNKNOWN);
+}
+
+/* What an event tells of the start, before it is charged. */
+static void settle_start(struct ts_analysis *an, struct ts_cpu *c, const struct ts_event *ev)
+{
+	int pid = ev->kind == TS_EV_SWITCH ? ev->sw.prev_pid : ev->pid;
+
+	if (ev->kind == TS_EV_LOST) {
+		/* the gap starts at the CPU's last event */
+		settle_fallback(an, c, c->last_ts);
+		return;
+	}
+	if (an->caps.sched_switch)
+		settle_idle(c, pid ? TS_IDLE_BUSY : TS_IDLE_IDLE, pid);
+	else	/* nothing says when it changes */
+		settle_idle(c, TS_IDLE_UNKNOWN, -1);
+	if (!c->tick_open)
+		return;
+	if (c->open_failed) {
+		settle_tick(an, c, ev->kind == TS_EV_TICK_RESTART ? TS_TICK_STOPPED :
+			    TS_TICK_RUNNING);
+		return;
+	}
+	switch (start_says(an, c, ev)) {
+	case SAYS_STOPPED:
+		settle_tick(an, c, TS_TICK_STOPPED);
+		break;
+	case SAYS_RUNNING:
+		settle_tick(an, c, TS_TICK_RUNNING);
+		break;
+	case SAYS_CHANGED:
+		settle_tick(an, c, snapshot_holds(an, ev->ts) ? c->tick : TS_TICK_UNKNOWN);
+		break;
+	case SAYS_LATER:
+		c->open_failed = 1;
+		c->open_failed_ts = ev->ts;
+		break;
+	case SAYS_NOTHING:
+		break;
+	}
+}
+
+/*
+ * A tick interrupt while the tick part of the start is open: counted, and
+ * kept for the timeline.  Too many settle it to the fallback (with or
+ * without a timeline: the numbers do not depend on it).
+ */
+static void open_tick_add(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts)
+{
+	if (c->open_tick_count == TS_SEG_MAX_TICKS) {
+		settle_tick(an, c, snapshot_holds(an, ts) ? c->tick : TS_TICK_UNKNOWN);
+		if (c->tick == TS_TICK_STOPPED)
+			c->ticks_stopped++;
+		timeline_tick(an, c, ts);
+		return;
+	}
+	c->open_tick_count++;
+	if (!an->timeline || !c->active)
+		return;
+	if (!c->open_ticks) {
+		c->open_ticks = malloc(TS_SEG_MAX_TICKS * sizeof(*c->open_ticks));
+		if (!c->open_ticks)
+			return;
+	}
+	c->open_ticks[c->nr_open_ticks++] = ts;
+	if (c->nr_open)
+		c->open[c->nr_open - 1].nr_ticks++;
+	else
+		c->open_lead_ticks++;
+}
+
+/* Keep [from, to) while the tick part is open; 0 when the list is full. */
+static int open_add(struct ts_cpu *c, uint64_t from, uint64_t to, const struct stretch *st)
+{
+	struct ts_open_stretch *e = c->nr_open ? &c->open[c->nr_open - 1] : NULL;
+	int with_reasons = st->nr > 0;
+
+	if (e && e->to == from && e->idle == st->idle && e->pid == st->pid &&
+	    e->with_reasons == with_reasons) {
+		e->to = to;
+		return 1;
+	}
+	if (c->nr_open == TS_MAX_OPEN)
+		return 0;
+	c->open[c->nr_open++] = (struct ts_open_stretch){
+		.from = from, .to = to, .idle = st->idle, .pid = st->pid,
+		.with_reasons = with_reasons,
+	};
+	return 1;
+}
+
 /* Charge the stretch since the CPU's last event to the state that held. */
 static void account(struct ts_analysis *an, struct ts_cpu *c, uint64_t to)
 {
-	int none[1], *reasons = c->active_reasons, nr = c->nr_active;
-	uint64_t from = c->last_ts, d;
+	uint64_t from = c->last_ts;
+	struct stretch st;
 
 	if (to <= c->last_ts)
 		return;
@@ -416,30 +809,21 @@ static void account(struct ts_analysis *an, struct ts_cpu *c, uint64_t to)
 		if (to <= from)
 			return;
 	}
-	d = to - from;
-	c->time[c->tick][c->idle] += d;
-	if (c->tick == TS_TICK_RUNNING) {
-		if (!nr) {
-			none[0] = none_reason(c);
-			reasons = none;
-			nr = none[0] >= 0;
-		}
-		for (int i = 0; i < nr; i++)
-			c->reasons[reasons[i]].time_ns += d;
-	} else {
-		nr = 0;
+	/* every caller settles the idle part first: its first event tells */
+	settle_idle(c, TS_IDLE_UNKNOWN, -1);
+	st = (struct stretch){
+		.tick = c->tick, .idle = c->idle,
+		.pid = c->idle == TS_IDLE_UNKNOWN ? -1 : c->cur_pid,	/* who ran is unknown too */
+		.reasons = c->active_reasons, .nr = c->nr_active,
+	};
+	if (c->tick_open && open_add(c, from, to, &st))
+		return;
+	/* too many stretches before any tick event said anything: the fallback now */
+	if (c->tick_open) {
+		settle_tick(an, c, snapshot_holds(an, to) ? c->tick : TS_TICK_UNKNOWN);
+		st.tick = c->tick;
 	}
-	if (c->cur_pid > 0) {
-		struct ts_task_time *t = task_time(c, c->cur_pid);
-
-		t->run_ns += d;
-		if (c->tick == TS_TICK_RUNNING) {
-			t->held_ns += d;
-			if (holds_sched(c, reasons, nr))
-				t->sched_ns += d;
-		}
-	}
-	emit_segment(an, c, from, to, reasons, nr);
+	charge(an, c, from, to, &st);
 }
 
 static void clear_reasons(struct ts_cpu *c)
@@ -505,7 +889,7 @@ static void add_checked(struct ts_analysis *an, struct ts_cpu *c, const struct t
 		for (unsigned int m = known; m; m &= m - 1)
 			add_active(c, find_reason(c, TS_RC_DEP, c->check_pos, __builtin_ctz(m)));
 	} else if (an->counting) {
-		an->caps.probes.checks_unmatched++;
+		an->checks_unmatched++;
 	}
 	c->check_pos = -1;
 }
@@ -545,15 +929,9 @@ static void on_tick_stop(struct ts_analysis *an, struct ts_cpu *c,
 	 */
 	if (c->tick == TS_TICK_STOPPED && !an->caps.restart)
 		end_stopped(an, c, ev->ts, 1);
-	else if (c->tick == TS_TICK_UNKNOWN)
+	else if (c->tick == TS_TICK_UNKNOWN && !c->tick_open)
 		c->tick = TS_TICK_RUNNING;
 }
-
-/*
- * tick_nohz_next_event() reasons (1-5) are only traced while the tick
- * runs, and so is the idle loop's own choice to keep it (IDLE_LOOP, 11).
- */
-#define RETAIN_IMPLIES_RUNNING(r)	(((r) >= 1 && (r) <= 5) || (r) == 11)
 
 static void on_tick_retain(struct ts_analysis *an, struct ts_cpu *c,
 			   const struct ts_event *ev)
@@ -654,7 +1032,7 @@ static void on_dependency(struct ts_analysis *an, const struct ts_event *ev)
 	else if (ev->dep.scope == TS_SCOPE_CPU)
 		cpu = ev->dep.target;
 	if (set && bit == 2 && ev->dep.scope == TS_SCOPE_CPU) {
-		struct ts_cpu *t = ts_analysis_cpu(an, ev->dep.target);
+		struct ts_cpu *t = cpu_state(an, ev->dep.target);
 
 		/* the last in time, whatever order the CPUs are read in */
 		if (t && ev->ts >= t->sched_detail_ts) {
@@ -706,47 +1084,6 @@ static void on_lost(struct ts_analysis *an, struct ts_cpu *c,
 }
 
 /*
- * The start snapshot gave the state read a moment after tracing began.  An
- * event before that moment may have changed one of its two parts: the
- * first such event for a part makes that part unknown up to the event (the
- * event itself then sets the state from there on).  Tick interrupts change
- * nothing.  On a stock kernel a switch restarts a stopped tick silently, but
- * only outside nohz_full (see on_switch()): on a nohz_full CPU a switch
- * leaves the tick part of the snapshot standing.
- */
-static void snapshot_check(struct ts_analysis *an, struct ts_cpu *c, const struct ts_event *ev)
-{
-	int tick = 0, idle = 0;
-
-	switch (ev->kind) {
-	case TS_EV_TICK_STOP:
-	case TS_EV_TICK_RETAIN:
-	case TS_EV_TICK_RESTART:
-		tick = 1;
-		break;
-	case TS_EV_SWITCH:
-		idle = 1;
-		tick = !an->caps.restart && c->nohz_full != 1;
-		break;
-	case TS_EV_LOST:
-		tick = idle = 1;
-		break;
-	default:
-		break;
-	}
-	if (tick && !c->snap_tick_checked) {
-		c->snap_tick_checked = 1;
-		if (c->tick == TS_TICK_STOPPED)
-			c->stop_censored = 1;
-		c->tick = TS_TICK_UNKNOWN;
-	}
-	if (idle && !c->snap_idle_checked) {
-		c->snap_idle_checked = 1;
-		c->idle = TS_IDLE_UNKNOWN;
-	}
-}
-
-/*
  * Close a CPU at the window's end: charge the time up to it, count a
  * stopped interval still in progress as open, emit the last segment.
  */
@@ -755,6 +1092,10 @@ static void close_cpu(struct ts_analysis *an, struct ts_cpu *c, uint64_t end)
 	if (c->cut)
 		return;
 	an->counting = 1;
+	/* no restart followed a failed decision: the tick was running */
+	if (c->open_failed)
+		settle_tick(an, c, TS_TICK_RUNNING);
+	settle_fallback(an, c, UINT64_MAX);	/* nothing told it: the snapshot held */
 	account(an, c, end);
 	if (c->tick == TS_TICK_STOPPED)
 		add_open(an, c, end);
@@ -787,11 +1128,11 @@ static void on_dep_check(struct ts_cpu *c, const struct ts_event *ev)
 int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 {
 	struct ts_cpu *c;
-	int after_failure;
+	int after_failure, pid;
 
 	an->counting = in_range(an, ev->ts);
 	if (ev->kind == TS_EV_DEP_CHECK) {
-		c = ts_analysis_cpu(an, ev->cpu);
+		c = cpu_state(an, ev->cpu);
 		if (!c)
 			return -1;
 		on_dep_check(c, ev);
@@ -802,18 +1143,20 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 			on_dependency(an, ev);
 		return 0;
 	}
-	c = ts_analysis_cpu(an, ev->cpu);
+	c = cpu_state(an, ev->cpu);
 	if (!c)
 		return -1;
 	/* past the range: the CPU's part of the report is complete */
 	if (an->range_end && ev->ts >= an->range_end) {
+		if (c->open_failed && !c->cut)
+			settle_tick(an, c, ev->kind == TS_EV_TICK_RESTART ? TS_TICK_STOPPED :
+				    TS_TICK_RUNNING);
 		close_cpu(an, c, an->range_end);
 		return 0;
 	}
 	if (c->cut)
 		return 0;
-	if (an->snapshot_ts && ev->ts < an->snapshot_ts)
-		snapshot_check(an, c, ev);
+	settle_start(an, c, ev);
 	if (ev->kind != TS_EV_TICK)
 		c->started = 1;
 	c->events += an->counting;
@@ -825,11 +1168,17 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 	/*
 	 * Every event names the task running when it fired (common_pid; for a
 	 * switch, the one leaving).  With sched_switch in the stream, no switch
-	 * came since the CPU's last event, so that task ran all along.
+	 * came since the CPU's last event, so that task ran all along, unless
+	 * the CPU's state is unknown since a gap: then from this event on.
 	 */
-	if (an->caps.sched_switch)
-		c->cur_pid = ev->pid;
+	pid = ev->kind == TS_EV_SWITCH ? ev->sw.prev_pid : ev->pid;
+	if (an->caps.sched_switch && c->idle != TS_IDLE_UNKNOWN)
+		c->cur_pid = pid;
 	account(an, c, ev->ts);
+	if (an->caps.sched_switch && c->idle == TS_IDLE_UNKNOWN) {
+		c->idle = pid ? TS_IDLE_BUSY : TS_IDLE_IDLE;
+		c->cur_pid = pid;
+	}
 	after_failure = c->last_failed;
 	c->last_failed = 0;
 
@@ -850,6 +1199,10 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 		if (!an->counting)
 			break;
 		c->ticks++;
+		if (c->tick_open) {
+			open_tick_add(an, c, ev->ts);
+			break;
+		}
 		if (c->tick == TS_TICK_STOPPED)
 			c->ticks_stopped++;
 		timeline_tick(an, c, ev->ts);
@@ -868,7 +1221,7 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
  */
 int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_t count)
 {
-	struct ts_cpu *c = ts_analysis_cpu(an, cpu);
+	struct ts_cpu *c = cpu_state(an, cpu);
 	struct ts_event ev = { .kind = TS_EV_LOST, .cpu = cpu, .ts = ts, .lost.count = count };
 
 	if (!c)
@@ -876,6 +1229,7 @@ int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_
 	if ((an->range_end && ts >= an->range_end) || c->cut)
 		return 0;
 	an->counting = in_range(an, ts);
+	settle_fallback(an, c, ts);
 	account(an, c, ts);
 	on_lost(an, c, &ev);
 	return 1;
@@ -893,8 +1247,17 @@ void ts_analysis_advance(struct ts_analysis *an, uint64_t ts)
 	for (int i = 0; i < an->nr_cpus; i++) {
 		struct ts_cpu *c = an->cpus[i];
 
-		if (c && !c->cut)
-			account(an, c, ts);
+		if (!c || c->cut)
+			continue;
+		/*
+		 * A watcher's numbers are final at each poll: the start is
+		 * settled at the first poll after the snapshot, except just
+		 * after a failed decision, which the next event settles.
+		 */
+		if (c->open_failed || ((c->tick_open || c->idle_open) && ts < an->snapshot_ts))
+			continue;
+		settle_fallback(an, c, ts);
+		account(an, c, ts);
 	}
 	if (ts > an->win_end)
 		an->win_end = ts;
@@ -909,7 +1272,7 @@ void ts_analysis_advance(struct ts_analysis *an, uint64_t ts)
  */
 void ts_analysis_offline(struct ts_analysis *an, int cpu, uint64_t ts)
 {
-	struct ts_cpu *c = ts_analysis_cpu(an, cpu);
+	struct ts_cpu *c = cpu_state(an, cpu);
 
 	/* what it did before it went, held back or not, comes first */
 	ts_analysis_release_cpu(an, cpu);
@@ -918,6 +1281,7 @@ void ts_analysis_offline(struct ts_analysis *an, int cpu, uint64_t ts)
 	if (ts < c->last_ts)
 		ts = c->last_ts;
 	an->counting = in_range(an, ts);
+	settle_fallback(an, c, ts);
 	account(an, c, ts);
 	end_stopped(an, c, ts, 0);
 	c->tick = TS_TICK_UNKNOWN;
@@ -936,6 +1300,42 @@ void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts)
 
 	an->bad_records++;
 	ts_analysis_event(an, &ev);
+}
+
+/*
+ * ts_analysis_restart_interval - a watcher took the culprits and the
+ * co-runners of the last interval: they start again from zero (the
+ * analysis fills a new entry without zeroing its counts).
+ */
+void ts_analysis_restart_interval(struct ts_analysis *an)
+{
+	memset(an->culprits, 0, an->nr_culprits * sizeof(an->culprits[0]));
+	an->nr_culprits = 0;
+	an->culprits_dropped = 0;
+	for (int i = 0; i < an->nr_cpus; i++) {
+		struct ts_cpu *c = an->cpus[i];
+
+		if (!c)
+			continue;
+		memset(c->tasks, 0, sizeof(c->tasks));
+		memset(&c->tasks_other, 0, sizeof(c->tasks_other));
+		c->nr_tasks = 0;
+		c->last_task = 0;
+	}
+}
+
+/*
+ * ts_analysis_trim_comms - empty the comm table once it is half full, so
+ * that a watcher's table never fills: names come back with the next
+ * sched_switch.  Returns 1 when it was emptied.
+ */
+int ts_analysis_trim_comms(struct ts_analysis *an)
+{
+	if (!an->comms || an->nr_comms < an->comm_slots / 2)
+		return 0;
+	memset(an->comms, 0, an->comm_slots * sizeof(*an->comms));
+	an->nr_comms = 0;
+	return 1;
 }
 
 /*

@@ -19,7 +19,8 @@
 #include "hist.h"
 #include "probeinfo.h"
 
-struct ts_held;
+struct ts_hold;
+struct ts_cpuset;
 
 #define TS_MAX_CPUS		1024
 #define TS_MAX_REASONS		64
@@ -112,6 +113,22 @@ struct ts_segment {
 	int no_span;
 };
 
+/*
+ * A stretch of a CPU's time at the start of the window while the trace has
+ * not told its tick state yet (analysis.c, "The start"): kept, not charged,
+ * until an event tells.
+ */
+#define TS_MAX_OPEN		64
+
+struct ts_open_stretch {
+	uint64_t from;
+	uint64_t to;
+	enum ts_idle_state idle;
+	int pid;			/* 0 idle, -1 unknown */
+	int with_reasons;		/* the tick, if running, ran for the current reasons */
+	int nr_ticks;			/* timeline ticks in it, in open_ticks */
+};
+
 struct ts_cpu {
 	int cpu;
 	int active;			/* monitored, or seen in the stream */
@@ -123,8 +140,21 @@ struct ts_cpu {
 	uint64_t last_ts;
 	int started;			/* any event processed */
 	int cut;			/* past the end of the time range */
-	int snap_tick_checked;		/* a tick event came before the snapshot */
-	int snap_idle_checked;		/* a switch came before the snapshot */
+	/*
+	 * The start: until an event tells a part of the state since the window
+	 * start, the part is open and holds its value from the snapshot (or
+	 * unknown), to fall back on.
+	 */
+	int tick_open;
+	int idle_open;
+	int open_failed;		/* a failed decision while open: the next event tells */
+	uint64_t open_failed_ts;
+	struct ts_open_stretch open[TS_MAX_OPEN];
+	int nr_open;
+	uint64_t *open_ticks;		/* TS_SEG_MAX_TICKS timeline ticks, when a timeline is kept */
+	int nr_open_ticks;
+	int open_lead_ticks;		/* those before the first open stretch */
+	uint64_t open_tick_count;	/* ticks counted while open */
 	int active_reasons[TS_MAX_ACTIVE];
 	int nr_active;
 	uint64_t stop_start;
@@ -182,9 +212,17 @@ struct ts_symbol {
 	char *name;
 };
 
-
+/*
+ * The analysis: everything a report is made of.  Only analysis.c writes it
+ * (tests/check_analysis_owner.py checks that); the other modules read it
+ * through const pointers and change it through the functions below, so
+ * that every number a report shows can be traced to one place.  Two
+ * members belong to another module, which alone writes them: caps (the
+ * decoder's, filled by ts_decoder_init() and the probes' decoder) and hold
+ * (hold.c's queue).
+ */
 struct ts_analysis {
-	struct ts_caps caps;
+	struct ts_caps caps;		/* the decoder's: what the source can tell */
 	uint64_t win_start;		/* the reported window: the data's span */
 	uint64_t win_end;		/* cut by the time range, if any */
 	int win_start_known;
@@ -224,25 +262,40 @@ struct ts_analysis {
 	const char *lost_uncounted;	/* why the source cannot count every lost event, or NULL */
 	uint64_t backward_pages;	/* bad pages whose time goes back (counted in bad_pages) */
 	char backward_first[200];	/* where the first one is */
+	uint64_t checks_unmatched;	/* probes: decisions whose probed scope did not match */
 
 	FILE *timeline;			/* segments, if kept: written by the state machine only */
 	int timeline_error;
 
-	struct ts_held *held;		/* per CPU, while a watcher holds events back (hold.c) */
-	uint64_t hold_until;		/* events stamped at it or later are held */
+	struct ts_hold *hold;		/* hold.c's: while a watcher holds events back */
 };
 
 void ts_analysis_init(struct ts_analysis *an);
 void ts_analysis_free(struct ts_analysis *an);
-struct ts_cpu *ts_analysis_cpu(struct ts_analysis *an, int cpu);
+const struct ts_cpu *ts_analysis_find_cpu(const struct ts_analysis *an, int cpu);
+int ts_analysis_add_cpu(struct ts_analysis *an, int cpu);
 void ts_analysis_set_start(struct ts_analysis *an, uint64_t start);
 void ts_analysis_set_range(struct ts_analysis *an, uint64_t start, uint64_t end);
+void ts_analysis_set_snapshot(struct ts_analysis *an, uint64_t ts);
 void ts_analysis_monitor(struct ts_analysis *an, int cpu);
 void ts_analysis_cover(struct ts_analysis *an, int cpu);
 int ts_analysis_covers(const struct ts_analysis *an, int cpu);
 void ts_analysis_report_covered(struct ts_analysis *an);
 void ts_analysis_lost_uncounted(struct ts_analysis *an, const char *why);
 void ts_analysis_time_backwards(struct ts_analysis *an, const char *where);
+void ts_analysis_select_cpus(struct ts_analysis *an, const struct ts_cpuset *cpus);
+int ts_analysis_set_nohz_full(struct ts_analysis *an, int cpu, int nohz_full);
+int ts_analysis_cpu_online(struct ts_analysis *an, int cpu);
+void ts_analysis_set_nohz_default(struct ts_analysis *an, int nohz_full);
+
+/* What the source is, for the reports. */
+void ts_analysis_set_source_kind(struct ts_analysis *an, const char *kind);
+void ts_analysis_set_source_path(struct ts_analysis *an, const char *path);
+void ts_analysis_set_kernel(struct ts_analysis *an, const char *release);
+void ts_analysis_set_clock(struct ts_analysis *an, const char *clock);
+void ts_analysis_set_nohz_full_list(struct ts_analysis *an, const char *list);
+void ts_analysis_count_overrun(struct ts_analysis *an, uint64_t n);
+int ts_analysis_bad_page(struct ts_analysis *an, int cpu);
 void ts_analysis_set_initial(struct ts_analysis *an, int cpu,
 			     enum ts_tick_state tick, enum ts_idle_state idle);
 int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev);
@@ -257,6 +310,8 @@ void ts_analysis_advance(struct ts_analysis *an, uint64_t ts);
 void ts_analysis_offline(struct ts_analysis *an, int cpu, uint64_t ts);
 void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts);
 int ts_analysis_keep_timeline(struct ts_analysis *an);
+void ts_analysis_restart_interval(struct ts_analysis *an);
+int ts_analysis_trim_comms(struct ts_analysis *an);
 
 /* Reading the kept timeline back, once the analysis is finished. */
 struct ts_timeline_iter {

@@ -23,6 +23,9 @@
  * decodes to nonsense) would hold its CPU's events back for good: such an
  * event, or a queue grown beyond any poll's worth of events, sends the
  * CPU's queue in at once, as without holding.
+ *
+ * The queue is hold.c's own state (struct ts_hold, an->hold): only this
+ * file reads or writes it; the state machine never sees it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +40,11 @@ struct ts_held {
 	size_t head;			/* the next to release */
 	size_t len;			/* one past the last held */
 	size_t cap;
+};
+
+struct ts_hold {
+	struct ts_held cpu[TS_MAX_CPUS];
+	uint64_t until;			/* events stamped at it or later are held */
 };
 
 static int held_empty(const struct ts_held *h)
@@ -90,12 +98,12 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
 {
 	struct ts_held *h;
 
-	if (!an->held || ev->cpu < 0 || ev->cpu >= TS_MAX_CPUS)
+	if (!an->hold || ev->cpu < 0 || ev->cpu >= TS_MAX_CPUS)
 		return ts_analysis_apply(an, ev);
-	h = &an->held[ev->cpu];
-	if (held_empty(h) && ev->ts < an->hold_until)
+	h = &an->hold->cpu[ev->cpu];
+	if (held_empty(h) && ev->ts < an->hold->until)
 		return ts_analysis_apply(an, ev);
-	if (ev->ts <= an->hold_until + HOLD_MAX_AHEAD_NS && h->len - h->head < HOLD_MAX_EVENTS &&
+	if (ev->ts <= an->hold->until + HOLD_MAX_AHEAD_NS && h->len - h->head < HOLD_MAX_EVENTS &&
 	    !held_push(h, ev))
 		return 0;
 	/* too far ahead, too many, out of memory: in order, only not held */
@@ -110,37 +118,36 @@ int ts_analysis_event(struct ts_analysis *an, const struct ts_event *ev)
  */
 int ts_analysis_hold(struct ts_analysis *an, uint64_t until)
 {
-	if (!an->held) {
-		an->held = calloc(TS_MAX_CPUS, sizeof(*an->held));
-		if (!an->held)
+	if (!an->hold) {
+		an->hold = calloc(1, sizeof(*an->hold));
+		if (!an->hold)
 			return -1;
 	}
-	if (until > an->hold_until)
-		an->hold_until = until;
+	if (until > an->hold->until)
+		an->hold->until = until;
 	for (int i = 0; i < TS_MAX_CPUS; i++)
-		release_cpu(an, &an->held[i], an->hold_until);
+		release_cpu(an, &an->hold->cpu[i], an->hold->until);
 	return 0;
 }
 
 /* ts_analysis_release_cpu - feed all of a CPU's held events (it went offline) */
 void ts_analysis_release_cpu(struct ts_analysis *an, int cpu)
 {
-	if (an->held && cpu >= 0 && cpu < TS_MAX_CPUS)
-		release_cpu(an, &an->held[cpu], UINT64_MAX);
+	if (an->hold && cpu >= 0 && cpu < TS_MAX_CPUS)
+		release_cpu(an, &an->hold->cpu[cpu], UINT64_MAX);
 }
 
 static void free_held(struct ts_analysis *an, int feed)
 {
-	if (!an->held)
+	if (!an->hold)
 		return;
 	for (int i = 0; i < TS_MAX_CPUS; i++) {
 		if (feed)
-			release_cpu(an, &an->held[i], UINT64_MAX);
-		free(an->held[i].ev);
+			release_cpu(an, &an->hold->cpu[i], UINT64_MAX);
+		free(an->hold->cpu[i].ev);
 	}
-	free(an->held);
-	an->held = NULL;
-	an->hold_until = 0;
+	free(an->hold);
+	an->hold = NULL;
 }
 
 /* ts_analysis_unhold - feed everything held and hold nothing back any more */

@@ -22,10 +22,12 @@ void ts_metrics_of(const struct ts_analysis *an, const struct ts_cpu *c, struct 
 	m->idle_ns = m->idle_stopped_ns + c->time[TS_TICK_RUNNING][TS_IDLE_IDLE];
 	m->idle_unknown_ns = c->time[TS_TICK_STOPPED][TS_IDLE_UNKNOWN] +
 			     c->time[TS_TICK_RUNNING][TS_IDLE_UNKNOWN];
+	m->state_unknown_ns = m->unknown_ns + m->idle_unknown_ns;
 	m->tickless_share = ts_share(m->stopped_ns, m->stopped_ns + m->running_ns);
 	m->busy_tickless_share = ts_share(m->busy_stopped_ns, m->busy_ns);
 	m->idle_tickless_share = ts_share(m->idle_stopped_ns, m->idle_ns);
 	m->unknown_share = ts_share(m->unknown_ns, m->window_ns);
+	m->state_unknown_share = ts_share(m->state_unknown_ns, m->window_ns);
 	/* an empty window has no rate (-1), not a rate of 0 */
 	m->tick_rate_hz = m->window_ns ? (double)c->ticks * 1e9 / (double)m->window_ns : -1;
 }

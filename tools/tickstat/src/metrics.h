@@ -18,10 +18,12 @@ struct ts_metrics {
 	uint64_t idle_ns;		/* idle, tick state known */
 	uint64_t idle_stopped_ns;
 	uint64_t idle_unknown_ns;	/* tick known, idle state unknown */
+	uint64_t state_unknown_ns;	/* tick or idle state unknown: the window less busy and idle */
 	double tickless_share;		/* -1: undefined */
 	double busy_tickless_share;
 	double idle_tickless_share;
-	double unknown_share;
+	double unknown_share;		/* of the tick state */
+	double state_unknown_share;	/* of the tick or the idle state */
 	double tick_rate_hz;		/* -1: an empty window */
 };
 

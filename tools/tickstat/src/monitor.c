@@ -100,7 +100,7 @@ static void check_hotplug(struct monitor *m)
 	if (read_online(&now))
 		return;
 	for (int i = 0; i < m->an.nr_cpus; i++) {
-		struct ts_cpu *c = m->an.cpus[i];
+		const struct ts_cpu *c = m->an.cpus[i];
 		int was = ts_cpuset_has(&m->online, i), is = ts_cpuset_has(&now, i);
 
 		if (!c || !c->active || was == is)

@@ -56,7 +56,7 @@ static void caps_line(FILE *f, const struct ts_caps *c)
 }
 
 /* What the probes stood in for, what they could not, and what stays unknown. */
-static void probes_lines(FILE *f, const struct ts_probe_info *p)
+static void probes_lines(FILE *f, const struct ts_probe_info *p, uint64_t checks_unmatched)
 {
 	char group[SAFE_LEN];
 	int placed = 0;
@@ -82,9 +82,9 @@ static void probes_lines(FILE *f, const struct ts_probe_info *p)
 	if (p->unfiltered)
 		fprintf(f, "# probes: %" PRIu64 " dependency calls counted as changes (the mask before them unknown)\n",
 			p->unfiltered);
-	if (p->checks_unmatched)
+	if (checks_unmatched)
 		fprintf(f, "# probes: %" PRIu64 " decisions whose scope the probes did not see (UNKNOWN)\n",
-			p->checks_unmatched);
+			checks_unmatched);
 }
 
 static void table_summary(FILE *f, const struct ts_analysis *an)
@@ -117,7 +117,7 @@ static void table_summary(FILE *f, const struct ts_analysis *an)
 		else
 			fprintf(f, "%7d %9s %9s %9s ", 0, "-", "-", "-");
 		fprintf(f, "%5" PRIu64 " %7" PRIu64 " %8s\n", c->stopped_open,
-			c->lost_events + c->lost_unknown, pct(h, 16, m.unknown_share));
+			c->lost_events + c->lost_unknown, pct(h, 16, m.state_unknown_share));
 	}
 }
 
@@ -305,9 +305,10 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 			an->clock[0] ? ts_text_safe(clock, sizeof(clock), an->clock) : "unknown",
 			dur(w, sizeof(w), ts_cpu_window_ns(an)));
 		caps_line(f, &an->caps);
-		probes_lines(f, &an->caps.probes);
+		probes_lines(f, &an->caps.probes, an->checks_unmatched);
 		fprintf(f, "# tickless: share of the known time with the tick stopped (busy, idle: of that time)\n");
 		fprintf(f, "# stops: complete stopped intervals; open: cut by the window or a gap\n");
+		fprintf(f, "# unknown: share of the window whose tick or idle state is unknown; busy and idle time cover the rest\n");
 	}
 	table_summary(f, an);
 	table_reasons(f, an, o);
@@ -492,6 +493,8 @@ static void json_cpu(FILE *f, const struct ts_analysis *an, const struct ts_cpu 
 	json_share(f, m.idle_tickless_share);
 	fputs(",\"unknown_share\":", f);
 	json_share(f, m.unknown_share);
+	fprintf(f, ",\"state_unknown_ns\":%" PRIu64 ",\"state_unknown_share\":", m.state_unknown_ns);
+	json_share(f, m.state_unknown_share);
 	if (an->caps.tick_expiry && m.tick_rate_hz >= 0)
 		fprintf(f, ",\"ticks\":%" PRIu64 ",\"ticks_while_stopped\":%" PRIu64
 			",\"tick_rate_hz\":%.3f,", c->ticks, c->ticks_stopped, m.tick_rate_hz);
@@ -540,7 +543,7 @@ static void json_verdict(FILE *f, const struct ts_verdict *v)
  * from them, each probe asked for and why it is (not) there, what stays
  * unknown.
  */
-static void json_probes(FILE *f, const struct ts_probe_info *p)
+static void json_probes(FILE *f, const struct ts_probe_info *p, uint64_t checks_unmatched)
 {
 	int first = 1;
 
@@ -577,7 +580,7 @@ static void json_probes(FILE *f, const struct ts_probe_info *p)
 	}
 	fprintf(f, "},\"unfiltered_dependency_calls\":%" PRIu64
 		",\"unchanged_dependency_calls\":%" PRIu64 ",\"decisions_scope_unseen\":%" PRIu64 "}",
-		p->unfiltered, p->unchanged, p->checks_unmatched);
+		p->unfiltered, p->unchanged, checks_unmatched);
 }
 
 /* ts_output_json - the versioned machine-readable report (docs/json-schema.md) */
@@ -605,7 +608,7 @@ void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_outpu
 		c->retain ? "true" : "false", c->restart ? "true" : "false",
 		c->dep_events ? "true" : "false", c->sched_switch ? "true" : "false",
 		c->tick_expiry ? "true" : "false", c->check_scopes ? "true" : "false");
-	json_probes(f, &c->probes);
+	json_probes(f, &c->probes, an->checks_unmatched);
 	fprintf(f, ",\"ring_buffer_overrun\":%" PRIu64 ",\"bad_records\":%" PRIu64
 		",\"bad_pages\":%" PRIu64 ",\"bad_pages_time_back\":%" PRIu64 "},",
 		an->overrun, an->bad_records, an->bad_pages, an->backward_pages);

@@ -88,7 +88,6 @@ struct ts_probe_info {
 	int parts;			/* bit per enum ts_probe_part: events from probes */
 	uint64_t unfiltered;		/* dependency calls reported without knowing if they changed a mask */
 	uint64_t unchanged;		/* dependency calls that changed nothing (left out) */
-	uint64_t checks_unmatched;	/* decisions whose probed scope did not match tick_stop */
 };
 
 const char *ts_probe_label(int id);

@@ -119,7 +119,7 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_
 	if (!ss)
 		goto out;
 	if (o->output)
-		snprintf(an->source_path, sizeof(an->source_path), "%s", o->output);
+		ts_analysis_set_source_path(an, o->output);
 	ts_cpuset_format(ts_session_monitored(ss), list, sizeof(list));
 	info_msg("tickstat: recording CPUs %s%s\n", list,
 		 o->duration > 0 ? "" : o->command ? " until the command exits" : " until Ctrl-C");

@@ -242,7 +242,7 @@ static int reported(const struct ts_analysis *an, int cpu)
 	return cpu >= 0 && cpu < an->nr_cpus && an->cpus[cpu] && an->cpus[cpu]->active;
 }
 
-static void take_culprits(struct ts_series *s, struct ts_analysis *an, ts_symbol_fn sym,
+static void take_culprits(struct ts_series *s, const struct ts_analysis *an, ts_symbol_fn sym,
 			  void *sym_ctx)
 {
 	char comm[32];
@@ -258,10 +258,6 @@ static void take_culprits(struct ts_series *s, struct ts_analysis *an, ts_symbol
 		     comm_of(an, k->pid, comm, sizeof(comm)), fn ? fn : "unknown", v);
 	}
 	s->culprits_dropped += an->culprits_dropped;
-	an->culprits_dropped = 0;
-	/* the analysis fills a new entry without zeroing its counts */
-	memset(an->culprits, 0, an->nr_culprits * sizeof(an->culprits[0]));
-	an->nr_culprits = 0;
 }
 
 static void pend_task(struct ts_series *s, int cpu, const char *comm, const struct ts_task_time *t)
@@ -272,8 +268,8 @@ static void pend_task(struct ts_series *s, int cpu, const char *comm, const stru
 		pend(&s->tasks, cpu, -1, -1, comm, "", v);
 }
 
-/* Move a CPU's co-runners into the series (if reported) and empty its table. */
-static void take_tasks(struct ts_series *s, struct ts_analysis *an, struct ts_cpu *c)
+/* Copy a CPU's co-runners into the series, if reported. */
+static void take_tasks(struct ts_series *s, const struct ts_analysis *an, const struct ts_cpu *c)
 {
 	char comm[32];
 
@@ -281,11 +277,6 @@ static void take_tasks(struct ts_series *s, struct ts_analysis *an, struct ts_cp
 		pend_task(s, c->cpu, comm_of(an, c->tasks[i].pid, comm, sizeof(comm)), &c->tasks[i]);
 	if (c->active)
 		pend_task(s, c->cpu, OTHER, &c->tasks_other);
-	/* the analysis fills a new entry without zeroing its times */
-	memset(c->tasks, 0, sizeof(c->tasks));
-	memset(&c->tasks_other, 0, sizeof(c->tasks_other));
-	c->nr_tasks = 0;
-	c->last_task = 0;
 }
 
 /*
@@ -301,7 +292,7 @@ void ts_series_take(struct ts_series *s, struct ts_analysis *an, ts_symbol_fn sy
 	take_culprits(s, an, sym, sym_ctx);
 	commit(&s->culprits, s->top, CULPRIT_MIN_SETS, an->win_end);
 	for (int i = 0; i < an->nr_cpus; i++) {
-		struct ts_cpu *c = an->cpus[i];
+		const struct ts_cpu *c = an->cpus[i];
 		uint64_t stopped, running, d_stopped, d_running;
 
 		if (!c)
@@ -316,11 +307,9 @@ void ts_series_take(struct ts_series *s, struct ts_analysis *an, ts_symbol_fn sy
 		take_tasks(s, an, c);
 	}
 	commit(&s->tasks, s->top, TASK_MIN_HELD_NS, an->win_end);
-	if (an->comms && an->nr_comms >= an->comm_slots / 2) {
-		memset(an->comms, 0, an->comm_slots * sizeof(*an->comms));
-		an->nr_comms = 0;
+	ts_analysis_restart_interval(an);
+	if (ts_analysis_trim_comms(an))
 		s->comm_resets++;
-	}
 }
 
 /* A family whose samples are one number per reported CPU. */

@@ -788,9 +788,9 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 	if (setup_instance(ss, o) || save_formats(ss, o) || ts_stream_ready(&ss->s))
 		goto fail;
 	uname(&uts);
-	snprintf(an->kernel, sizeof(an->kernel), "%s", uts.release);
-	snprintf(an->clock, sizeof(an->clock), "mono");
-	snprintf(an->source_kind, sizeof(an->source_kind), "live");
+	ts_analysis_set_kernel(an, uts.release);
+	ts_analysis_set_clock(an, "mono");
+	ts_analysis_set_source_kind(an, "live");
 	ss->rd.page_size = getpagesize();
 	if (open_readers(&ss->rd, ss->inst, &ss->online) || start_tracing(ss, o))
 		goto fail;

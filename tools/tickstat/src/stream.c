@@ -151,31 +151,27 @@ static int mark_token(struct ts_stream *s, char *tok)
 			return -1;
 		ts_analysis_set_start(an, n);
 	} else if (!strcmp(tok, "snapshot_ns")) {
-		return ts_parse_u64(v, &an->snapshot_ts);
+		if (ts_parse_u64(v, &n))
+			return -1;
+		ts_analysis_set_snapshot(an, n);
 	} else if (!strcmp(tok, "end_ns")) {
 		return ts_parse_u64(v, &s->end_ns);
 	} else if (!strcmp(tok, "nohz_full") || !strcmp(tok, "cpus") || !strcmp(tok, "monitored")) {
 		if (ts_cpuset_parse(&set, v))
 			return -1;
 		if (tok[0] == 'n')
-			snprintf(an->nohz_full, sizeof(an->nohz_full), "%s", v);
+			ts_analysis_set_nohz_full_list(an, v);
 		for (cpu = 0; cpu < TS_CPUSET_WORDS * 64; cpu++) {
-			struct ts_cpu *c;
-
 			if (!ts_cpuset_has(&set, cpu))
 				continue;
-			if (tok[0] == 'm') {
+			if (tok[0] == 'm')
 				ts_analysis_monitor(an, cpu);
-				continue;
-			}
-			c = ts_analysis_cpu(an, cpu);
-			/* every online CPU is recorded, and those outside nohz_full are housekeeping */
-			if (tok[0] == 'c')
+			else if (tok[0] == 'n')
+				ts_analysis_set_nohz_full(an, cpu, 1);
+			else {	/* every online CPU is recorded, and those outside nohz_full are housekeeping */
 				ts_analysis_cover(an, cpu);
-			if (c && tok[0] == 'n')
-				c->nohz_full = 1;
-			else if (c && c->nohz_full < 0)
-				c->nohz_full = 0;
+				ts_analysis_cpu_online(an, cpu);
+			}
 		}
 	} else if (sscanf(tok, "initial.%d", &cpu) == 1) {
 		enum ts_tick_state t;
@@ -190,7 +186,7 @@ static int mark_token(struct ts_stream *s, char *tok)
 	} else if (sscanf(tok, "overrun.%d", &cpu) == 1) {
 		if (ts_parse_u64(v, &n))
 			return -1;
-		an->overrun += n;
+		ts_analysis_count_overrun(an, n);
 	}
 	return 0;
 }
@@ -520,8 +516,7 @@ int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 		s->cpu_pages[cpu].last_ts = w.last_ts;
 	return 0;
 bad:
-	s->an->bad_pages++;
-	lost_event(s, cpu, ts_analysis_cpu(s->an, cpu) ? ts_analysis_cpu(s->an, cpu)->last_ts : 0, 0);
+	ts_analysis_bad_page(s->an, cpu);
 	return 0;
 }
 

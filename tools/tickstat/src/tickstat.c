@@ -119,7 +119,7 @@ static const char * const check_usage[] = {
 	"  --min-tickless PCT      minimum tickless share of the known window",
 	"  --max-tick-rate HZ      maximum tick interrupts per second",
 	"  --forbid REASON,...     reasons that must never hold the tick (NAME or NAME@SCOPE)",
-	"  --max-unknown PCT       maximum share of the window in unknown state (default 5)",
+	"  --max-unknown PCT       maximum share of the window whose tick or idle state is unknown (default 5)",
 	"  --allow-lost            do not fail on lost events",
 	"  --junit FILE            also write the verdicts as JUnit XML",
 	NULL,
@@ -605,18 +605,14 @@ static int prepare(struct cmd_opts *o, struct ts_analysis *an)
 			return -1;
 		}
 		/* the CPUs not named are housekeeping CPUs, and by default not reported */
-		an->nohz_default = 0;
-		snprintf(an->nohz_full, sizeof(an->nohz_full), "%s", o->nohz_full);
+		ts_analysis_set_nohz_default(an, 0);
+		ts_analysis_set_nohz_full_list(an, o->nohz_full);
 		for (int c = 0; c < TS_CPUSET_WORDS * 64; c++) {
-			struct ts_cpu *cpu;
-
 			if (!ts_cpuset_has(&full, c))
 				continue;
 			if (!o->have_cpus)
 				ts_analysis_monitor(an, c);
-			cpu = ts_analysis_cpu(an, c);
-			if (cpu)
-				cpu->nohz_full = 1;
+			ts_analysis_set_nohz_full(an, c, 1);
 		}
 	}
 	if (o->have_cpus)
@@ -700,9 +696,7 @@ static int read_input(struct cmd_opts *o, struct ts_analysis *an)
 	ts_analysis_report_covered(an);
 	/* a recording's -C keeps only the named CPUs among the monitored ones */
 	if (o->have_cpus)
-		for (int c = 0; c < an->nr_cpus; c++)
-			if (an->cpus[c])
-				an->cpus[c]->active = ts_cpuset_has(&o->cpus, c);
+		ts_analysis_select_cpus(an, &o->cpus);
 	return 0;
 }
 

@@ -338,12 +338,13 @@ static void account_unrecorded(struct reading *r)
 /* The kernel release (third word of the saved uname). */
 static void file_identity(struct reading *r)
 {
-	struct ts_analysis *an = r->an;
+	char release[128];
 
-	if (sscanf(r->df.uname, "%*s %*s %127s", an->kernel) != 1)
-		an->kernel[0] = '\0';
-	snprintf(an->clock, sizeof(an->clock), "%s", r->df.clock);
-	snprintf(an->source_path, sizeof(an->source_path), "%s", r->path);
+	if (sscanf(r->df.uname, "%*s %*s %127s", release) != 1)
+		release[0] = '\0';
+	ts_analysis_set_kernel(r->an, release);
+	ts_analysis_set_clock(r->an, r->df.clock);
+	ts_analysis_set_source_path(r->an, r->path);
 }
 
 static void name_callers(struct reading *r, struct ts_ksym_query *q)
@@ -405,7 +406,7 @@ static int read_all(struct reading *r)
 		goto out;
 	}
 	file_identity(r);
-	snprintf(an->source_kind, sizeof(an->source_kind), r->s.have_start ? "recording" : "trace.dat");
+	ts_analysis_set_source_kind(an, r->s.have_start ? "recording" : "trace.dat");
 	for (int i = 0; i < r->df.nr_cpus; i++) {
 		uint64_t f = r->cpu[r->df.cpus[i].cpu].first_ts;
 
@@ -417,7 +418,7 @@ static int read_all(struct reading *r)
 		 * recording, of the CPUs its start mark lists).
 		 */
 		if (!r->s.have_start) {
-			ts_analysis_cpu(an, r->df.cpus[i].cpu);
+			ts_analysis_add_cpu(an, r->df.cpus[i].cpu);
 			ts_analysis_cover(an, r->df.cpus[i].cpu);
 		}
 	}

@@ -8,6 +8,7 @@
  *
  * usage: unit-tests FIXTURE_DIR
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,9 +222,11 @@ static void test_parse_numbers(void)
 /* ---- the state machine on synthetic streams ---- */
 
 static struct ts_analysis an;
+static int task[8];		/* the pid each CPU runs, which every event names */
 
 static void start(uint64_t at, int patched)
 {
+	memset(task, 0, sizeof(task));
 	ts_analysis_init(&an);
 	an.caps.tick_stop = 1;
 	an.caps.scopes = patched;
@@ -242,14 +245,14 @@ static void feed(const struct ts_event *ev)
 
 static void stop_ok(int cpu, uint64_t ts)
 {
-	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = cpu, .ts = ts,
+	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = cpu, .ts = ts, .pid = task[cpu],
 				 .stop = { .success = 1 } });
 }
 
 /* a refusal: SCHED at CPU scope (patched) or as 6.1 reports it */
 static void stop_sched(int cpu, uint64_t ts)
 {
-	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = cpu, .ts = ts,
+	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = cpu, .ts = ts, .pid = task[cpu],
 				 .stop = { .success = 0, .dependency = 1 << 2,
 					   .has_scopes = an.caps.scopes,
 					   .deps = { 0, 1 << 2, 0, 0 } } });
@@ -258,21 +261,29 @@ static void stop_sched(int cpu, uint64_t ts)
 static void restart(int cpu, uint64_t ts, int cause)
 {
 	feed(&(struct ts_event){ .kind = TS_EV_TICK_RESTART, .cpu = cpu, .ts = ts,
-				 .restart = { .stopped_ns = -1, .cause = cause } });
+				 .pid = task[cpu], .restart = { .stopped_ns = -1, .cause = cause } });
 }
 
 static void tick(int cpu, uint64_t ts)
 {
-	feed(&(struct ts_event){ .kind = TS_EV_TICK, .cpu = cpu, .ts = ts });
+	feed(&(struct ts_event){ .kind = TS_EV_TICK, .cpu = cpu, .ts = ts, .pid = task[cpu] });
 }
 
+static void retain(int cpu, uint64_t ts, int reason)
+{
+	feed(&(struct ts_event){ .kind = TS_EV_TICK_RETAIN, .cpu = cpu, .ts = ts,
+				 .pid = task[cpu], .retain = { .reason = reason } });
+}
+
+/* a switch from the task the CPU runs (task[cpu]) to next_pid */
 static void sw(int cpu, uint64_t ts, int next_pid)
 {
-	struct ts_event ev = { .kind = TS_EV_SWITCH, .cpu = cpu, .ts = ts,
-			       .sw = { .prev_pid = next_pid ? 0 : 100, .next_pid = next_pid } };
+	struct ts_event ev = { .kind = TS_EV_SWITCH, .cpu = cpu, .ts = ts, .pid = task[cpu],
+			       .sw = { .prev_pid = task[cpu], .next_pid = next_pid } };
 
 	snprintf(ev.sw.next_comm, sizeof(ev.sw.next_comm), "task%d", next_pid);
 	feed(&ev);
+	task[cpu] = next_pid;
 }
 
 static const struct ts_reason *find(const struct ts_cpu *c, const char *name)
@@ -281,6 +292,14 @@ static const struct ts_reason *find(const struct ts_cpu *c, const char *name)
 		if (ts_reason_matches(&c->reasons[i], name))
 			return &c->reasons[i];
 	return NULL;
+}
+
+/* The time a reason held the tick; UINT64_MAX when the CPU has no such reason. */
+static uint64_t reason_ns(const struct ts_cpu *c, const char *name)
+{
+	const struct ts_reason *r = find(c, name);
+
+	return r ? r->time_ns : UINT64_MAX;
 }
 
 /* Patched: busy task, a second task holds the tick 1 s, then it stops. */
@@ -305,16 +324,17 @@ static void test_patched_two_tasks(void)
 	c = an.cpus[1];
 	ts_metrics_of(&an, c, &m);
 	CU_ASSERT_EQUAL(m.window_ns, 3 * S);
-	CU_ASSERT_EQUAL(m.unknown_ns, 100 * MS);	/* before the first stop */
+	/* a stop is traced when a running tick stops: it ran since the start */
+	CU_ASSERT_EQUAL(m.unknown_ns, 0);
 	CU_ASSERT_EQUAL(m.stopped_ns, 900 * MS + 1000 + 1 * S);
-	CU_ASSERT_EQUAL(m.running_ns, 1 * S - 1000);
+	CU_ASSERT_EQUAL(m.running_ns, 100 * MS + 1 * S - 1000);
 	CU_ASSERT_EQUAL(m.busy_ns, m.stopped_ns + m.running_ns);
 	CU_ASSERT_EQUAL(c->ticks, 249);
 	r = find(c, "SCHED@CPU");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_EQUAL(r->time_ns, 1 * S - 1000);	/* from the restart on */
 	CU_ASSERT_EQUAL(r->events, 250);
-	CU_ASSERT_PTR_NULL(find(c, "UNREPORTED"));
+	CU_ASSERT_EQUAL(reason_ns(c, "UNREPORTED"), 100 * MS);	/* before the first stop */
 	CU_ASSERT_EQUAL(c->stopped.count, 1);		/* 0.1 s .. 1 s + 1 us */
 	CU_ASSERT_EQUAL(c->stopped.max, 900 * MS + 1000);
 	CU_ASSERT_EQUAL(c->stopped_open, 1);		/* cut by the window end */
@@ -336,7 +356,7 @@ static void test_stock_inferred_restart(void)
 	c = an.cpus[2];
 	CU_ASSERT_EQUAL(c->stopped.count, 1);
 	CU_ASSERT_EQUAL(c->stopped.max, 500 * MS);
-	CU_ASSERT_EQUAL(find(c, "SCHED@UNKNOWN")->time_ns, 100 * MS);
+	CU_ASSERT_EQUAL(reason_ns(c, "SCHED@UNKNOWN"), 100 * MS);
 	CU_ASSERT_PTR_NULL(find(c, "SCHED@CPU"));
 	ts_analysis_free(&an);
 }
@@ -347,7 +367,7 @@ static void test_stock_idle_exit(void)
 	struct ts_cpu *c;
 
 	start(0, 0);
-	ts_analysis_cpu(&an, 0)->nohz_full = 0;
+	ts_analysis_set_nohz_full(&an, 0, 0);
 	sw(0, 0, 0);				/* idle */
 	stop_ok(0, 1 * MS);
 	sw(0, 201 * MS, 7);			/* busy: tick restarted */
@@ -356,7 +376,7 @@ static void test_stock_idle_exit(void)
 	CU_ASSERT_EQUAL(c->stopped.count, 1);
 	CU_ASSERT_EQUAL(c->stopped.max, 200 * MS);
 	CU_ASSERT_EQUAL(c->time[TS_TICK_RUNNING][TS_IDLE_BUSY], 100 * MS);
-	CU_ASSERT_EQUAL(find(c, "NOT_NOHZ_FULL")->time_ns, 100 * MS);
+	CU_ASSERT_EQUAL(reason_ns(c, "NOT_NOHZ_FULL"), 100 * MS);
 	CU_ASSERT_STRING_EQUAL(ts_comm_get(&an, 7), "task7");
 	ts_analysis_free(&an);
 }
@@ -383,48 +403,309 @@ static void test_lost_events(void)
 	ts_analysis_free(&an);
 }
 
-/* The start snapshot holds, part by part, unless an event before it changed that part. */
+/*
+ * The start snapshot holds where no event tells the state, part by part,
+ * unless an event before it may have changed that part.
+ */
 static void test_snapshot(void)
 {
 	start(0, 1);
-	an.snapshot_ts = 5 * MS;
-	for (int cpu = 1; cpu <= 3; cpu++)
+	ts_analysis_set_snapshot(&an, 5 * MS);
+	for (int cpu = 1; cpu <= 3; cpu++) {
+		task[cpu] = 100;
 		ts_analysis_set_initial(&an, cpu, TS_TICK_STOPPED, TS_IDLE_BUSY);
-	tick(1, 1 * MS);			/* a tick changes nothing */
-	sw(2, 2 * MS, 0);			/* a switch: the idle part is void */
-	stop_sched(3, 3 * MS);			/* a refusal: the tick part is void */
+	}
+	tick(1, 1 * MS);			/* a stopped tick's timer fires too: nothing told */
+	retain(2, 2 * MS, 8);			/* NEED_RESCHED before the snapshot: void */
+	retain(3, 8 * MS, 8);			/* after it: the snapshot held */
 	ts_analysis_finish(&an, 1 * S);
 	CU_ASSERT_EQUAL(an.cpus[1]->time[TS_TICK_STOPPED][TS_IDLE_BUSY], 1 * S);
 	CU_ASSERT_EQUAL(an.cpus[1]->stopped_open, 1);
-	CU_ASSERT_EQUAL(an.cpus[2]->time[TS_TICK_STOPPED][TS_IDLE_UNKNOWN], 2 * MS);
-	CU_ASSERT_EQUAL(an.cpus[2]->time[TS_TICK_STOPPED][TS_IDLE_IDLE], 1 * S - 2 * MS);
-	CU_ASSERT_EQUAL(an.cpus[3]->time[TS_TICK_UNKNOWN][TS_IDLE_BUSY], 3 * MS);
-	CU_ASSERT_EQUAL(an.cpus[3]->time[TS_TICK_RUNNING][TS_IDLE_BUSY], 1 * S - 3 * MS);
+	CU_ASSERT_EQUAL(an.cpus[1]->ticks_stopped, 1);
+	CU_ASSERT_EQUAL(an.cpus[2]->time[TS_TICK_UNKNOWN][TS_IDLE_BUSY], 1 * S);
+	CU_ASSERT_EQUAL(an.cpus[3]->time[TS_TICK_STOPPED][TS_IDLE_BUSY], 1 * S);
 	ts_analysis_free(&an);
 }
 
 /*
  * Stock: a switch before the snapshot voids the tick part only where a switch
- * can restart the tick silently, outside nohz_full.
+ * can restart the tick silently, outside nohz_full.  The idle part is told
+ * by the first switch: the task leaving ran since the start.
  */
 static void test_snapshot_stock_switch(void)
 {
 	start(0, 0);
-	an.snapshot_ts = 5 * MS;
-	ts_analysis_cpu(&an, 0)->nohz_full = 0;
-	ts_analysis_cpu(&an, 1)->nohz_full = 1;
+	ts_analysis_set_snapshot(&an, 5 * MS);
+	ts_analysis_set_nohz_full(&an, 0, 0);
+	ts_analysis_set_nohz_full(&an, 1, 1);
 	for (int cpu = 0; cpu <= 1; cpu++) {
 		ts_analysis_set_initial(&an, cpu, TS_TICK_STOPPED, TS_IDLE_IDLE);
 		sw(cpu, 1 * MS, 7);		/* a kworker runs... */
 		sw(cpu, 2 * MS, 0);		/* ...and the CPU is idle again */
 	}
 	ts_analysis_finish(&an, 1 * S);
-	/* before the first switch only the idle part is unknown */
-	CU_ASSERT_EQUAL(an.cpus[1]->time[TS_TICK_STOPPED][TS_IDLE_UNKNOWN], 1 * MS);
 	CU_ASSERT_EQUAL(an.cpus[1]->time[TS_TICK_STOPPED][TS_IDLE_BUSY], 1 * MS);
-	CU_ASSERT_EQUAL(an.cpus[1]->time[TS_TICK_STOPPED][TS_IDLE_IDLE], 1 * S - 2 * MS);
-	CU_ASSERT_EQUAL(an.cpus[0]->time[TS_TICK_UNKNOWN][TS_IDLE_IDLE], 1 * S - 2 * MS);
+	CU_ASSERT_EQUAL(an.cpus[1]->time[TS_TICK_STOPPED][TS_IDLE_IDLE], 1 * S - 1 * MS);
+	CU_ASSERT_EQUAL(an.cpus[0]->time[TS_TICK_UNKNOWN][TS_IDLE_IDLE], 1 * S - 1 * MS);
 	CU_ASSERT_EQUAL(an.cpus[0]->time[TS_TICK_STOPPED][TS_IDLE_IDLE], 0);
+	ts_analysis_free(&an);
+}
+
+/* The first timeline span of a CPU. */
+static int first_span(int cpu, struct ts_segment *seg)
+{
+	struct ts_timeline_iter *it = calloc(1, sizeof(*it));
+	int r;
+
+	while ((r = ts_timeline_next(&an, it, seg)) == 1)
+		if (seg->cpu == cpu && !seg->no_span)
+			break;
+	free(it);
+	return r == 1;
+}
+
+/*
+ * The start from the trace: a CPU's first switch from idle says it was idle
+ * since the window start, whatever the snapshot said (it is read after
+ * tracing starts, and a thread's R state is not running); a stop, traced
+ * only when a running tick stops, says the tick ran since the start.
+ */
+static void test_start_switch_from_idle(void)
+{
+	struct ts_segment seg;
+	struct ts_metrics m;
+	struct ts_cpu *c;
+
+	start(0, 1);
+	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
+	ts_analysis_set_snapshot(&an, 5 * MS);
+	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	sw(1, 300 * MS, 100);
+	stop_ok(1, 400 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[1];
+	ts_metrics_of(&an, c, &m);
+	CU_ASSERT_EQUAL(c->time[TS_TICK_RUNNING][TS_IDLE_IDLE], 300 * MS);
+	CU_ASSERT_EQUAL(c->time[TS_TICK_RUNNING][TS_IDLE_BUSY], 100 * MS);
+	CU_ASSERT_EQUAL(c->time[TS_TICK_STOPPED][TS_IDLE_BUSY], 600 * MS);
+	CU_ASSERT_EQUAL(m.state_unknown_ns, 0);
+	CU_ASSERT_EQUAL(c->stopped_open, 1);		/* only the one the window's end cuts */
+	CU_ASSERT_FATAL(first_span(1, &seg));
+	CU_ASSERT(seg.start == 0 && seg.end == 300 * MS && seg.idle == TS_IDLE_IDLE &&
+		  seg.tick == TS_TICK_RUNNING && seg.task == 0);
+	ts_analysis_free(&an);
+}
+
+/* A first switch from a task: busy since the start, that task's time. */
+static void test_start_switch_from_busy(void)
+{
+	struct ts_segment seg;
+	struct ts_metrics m;
+	struct ts_cpu *c;
+
+	start(0, 1);
+	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
+	task[2] = 77;
+	sw(2, 200 * MS, 0);
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[2];
+	ts_metrics_of(&an, c, &m);
+	CU_ASSERT_EQUAL(ts_cpu_idle_ns(c, TS_IDLE_BUSY), 200 * MS);
+	CU_ASSERT_EQUAL(ts_cpu_idle_ns(c, TS_IDLE_IDLE), 800 * MS);
+	CU_ASSERT_EQUAL(ts_cpu_idle_ns(c, TS_IDLE_UNKNOWN), 0);
+	CU_ASSERT_EQUAL(c->nr_tasks, 1);
+	CU_ASSERT(c->tasks[0].pid == 77 && c->tasks[0].run_ns == 200 * MS);
+	/* no tick event, no snapshot: the tick state stays unknown, and says so */
+	CU_ASSERT_EQUAL(m.unknown_ns, 1 * S);
+	CU_ASSERT_EQUAL(m.state_unknown_ns, 1 * S);
+	CU_ASSERT_FATAL(first_span(2, &seg));
+	CU_ASSERT(seg.end == 200 * MS && seg.idle == TS_IDLE_BUSY && seg.task == 77);
+	ts_analysis_free(&an);
+}
+
+/*
+ * The tick's first event: a restart says it was stopped since the start (an
+ * open interval, cut by the window start), and a tick interrupt before it
+ * fired while stopped; a failed decision followed by anything but a
+ * restart says it was running.
+ */
+static void test_start_restart_first(void)
+{
+	struct ts_cpu *c;
+
+	start(0, 1);
+	task[3] = task[4] = 100;
+	tick(3, 100 * MS);
+	stop_sched(3, 500 * MS);
+	restart(3, 500 * MS + 1000, TS_RESTART_DEPENDENCY);
+	stop_sched(4, 10 * MS);
+	tick(4, 14 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[3];
+	CU_ASSERT_EQUAL(c->time[TS_TICK_STOPPED][TS_IDLE_BUSY], 500 * MS + 1000);
+	CU_ASSERT_EQUAL(c->time[TS_TICK_RUNNING][TS_IDLE_BUSY], 500 * MS - 1000);
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(c, TS_TICK_UNKNOWN), 0);
+	CU_ASSERT_EQUAL(c->ticks_stopped, 1);
+	CU_ASSERT_EQUAL(c->stopped_open, 1);
+	CU_ASSERT_EQUAL(c->open_total_ns, 500 * MS + 1000);
+	CU_ASSERT_EQUAL(c->restarts[TS_RESTART_DEPENDENCY], 1);
+	CU_ASSERT_EQUAL(reason_ns(c, "SCHED@CPU"), 500 * MS - 1000);
+	c = an.cpus[4];
+	CU_ASSERT_EQUAL(c->time[TS_TICK_RUNNING][TS_IDLE_BUSY], 1 * S);
+	CU_ASSERT_EQUAL(reason_ns(c, "SCHED@CPU"), 1 * S - 10 * MS);
+	CU_ASSERT_EQUAL(reason_ns(c, "UNREPORTED"), 10 * MS);
+	CU_ASSERT_EQUAL(c->ticks_stopped, 0);
+	CU_ASSERT_EQUAL(c->stopped_open, 0);
+	ts_analysis_free(&an);
+}
+
+/*
+ * A tick interrupt first: its task says the idle state, not the tick's
+ * (a stopped tick's timer fires at the next timer event); the tick event
+ * after it does.  Only where every restart is traced: a stock kernel's
+ * stop says nothing of the time before it.
+ */
+static void test_start_tick_first(void)
+{
+	struct ts_cpu *c;
+
+	for (int patched = 1; patched >= 0; patched--) {
+		start(0, patched);
+		tick(1, 10 * MS);
+		stop_ok(1, 20 * MS);
+		tick(2, 10 * MS);
+		retain(2, 20 * MS, 1);		/* TIMER_DUE: traced only while the tick runs */
+		ts_analysis_finish(&an, 100 * MS);
+		c = an.cpus[1];
+		CU_ASSERT_EQUAL(ts_cpu_idle_ns(c, TS_IDLE_IDLE), 100 * MS);
+		CU_ASSERT_EQUAL(c->time[TS_TICK_RUNNING][TS_IDLE_IDLE], patched ? 20 * MS : 0);
+		CU_ASSERT_EQUAL(c->time[TS_TICK_UNKNOWN][TS_IDLE_IDLE], patched ? 0 : 20 * MS);
+		CU_ASSERT_EQUAL(c->ticks_stopped, 0);
+		c = an.cpus[2];
+		CU_ASSERT_EQUAL(c->time[TS_TICK_RUNNING][TS_IDLE_IDLE], patched ? 100 * MS : 80 * MS);
+		ts_analysis_free(&an);
+	}
+}
+
+/*
+ * What no event tells stays unknown and is shown: the share of the window
+ * whose tick or idle state is unknown covers what busy and idle time do
+ * not; without sched_switch the snapshot's idle state holds only when it
+ * was read; after a gap, who ran is unknown until the next event names it.
+ */
+static void test_start_unknown_shown(void)
+{
+	struct ts_segment seg;
+	struct ts_metrics m;
+	struct ts_cpu *c;
+
+	start(0, 1);
+	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
+	task[1] = 100;
+	for (uint64_t t = 4 * MS; t < 1 * S; t += 4 * MS)
+		tick(1, t);			/* nothing says the tick state */
+	ts_analysis_add_cpu(&an, 2);		/* no event at all */
+	sw(3, 0, 100);
+	stop_ok(3, 0);
+	ts_analysis_bad_page(&an, 3);		/* a gap from its last event, at 0 */
+	stop_ok(3, 600 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	ts_metrics_of(&an, an.cpus[1], &m);
+	CU_ASSERT_EQUAL(m.unknown_ns, 1 * S);
+	CU_ASSERT_EQUAL(m.busy_ns, 0);
+	CU_ASSERT_DOUBLE_EQUAL(m.state_unknown_share, 1.0, 1e-12);
+	CU_ASSERT(m.busy_tickless_share < 0);
+	ts_metrics_of(&an, an.cpus[2], &m);
+	CU_ASSERT_EQUAL(m.state_unknown_ns, 1 * S);
+	c = an.cpus[3];
+	ts_metrics_of(&an, c, &m);
+	CU_ASSERT_EQUAL(c->time[TS_TICK_UNKNOWN][TS_IDLE_UNKNOWN], 600 * MS);
+	CU_ASSERT_EQUAL(m.state_unknown_ns, 600 * MS);
+	CU_ASSERT_EQUAL(m.busy_ns + m.idle_ns + m.state_unknown_ns, m.window_ns);
+	CU_ASSERT(c->nr_tasks == 1 && c->tasks[0].run_ns == 400 * MS);
+	CU_ASSERT_FATAL(first_span(3, &seg));
+	CU_ASSERT(seg.idle == TS_IDLE_UNKNOWN && seg.task == -1 && seg.end == 600 * MS);
+	ts_analysis_free(&an);
+
+	/* no sched_switch: the snapshot's idle state holds only when it was read */
+	start(0, 1);
+	an.caps.sched_switch = 0;
+	ts_analysis_set_snapshot(&an, 5 * MS);
+	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	restart(2, 100 * MS, TS_RESTART_DEPENDENCY);	/* the tick part is still told */
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL(an.cpus[2]->time[TS_TICK_STOPPED][TS_IDLE_UNKNOWN], 100 * MS);
+	ts_metrics_of(&an, an.cpus[1], &m);
+	CU_ASSERT_EQUAL(m.unknown_ns, 0);
+	CU_ASSERT_EQUAL(m.idle_unknown_ns, 1 * S);
+	CU_ASSERT_DOUBLE_EQUAL(m.state_unknown_share, 1.0, 1e-12);
+	CU_ASSERT(m.busy_tickless_share < 0);
+	ts_analysis_free(&an);
+}
+
+/*
+ * Memory stays bounded while nothing tells the tick state: after many
+ * switches, or a stretch's worth of ticks, the start falls back to the
+ * snapshot, and the timeline stays in time order.
+ */
+static void bounded_stream(int timeline)
+{
+	start(0, 1);
+	if (timeline)
+		CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
+	ts_analysis_set_snapshot(&an, 5 * MS);
+	ts_analysis_set_initial(&an, 1, TS_TICK_RUNNING, TS_IDLE_BUSY);
+	ts_analysis_set_initial(&an, 2, TS_TICK_RUNNING, TS_IDLE_BUSY);
+	task[1] = task[2] = 100;
+	for (int i = 1; i <= 3 * TS_MAX_OPEN; i++)
+		sw(1, i * MS, i % 2 ? 200 : 100);
+	for (int i = 1; i <= TS_SEG_MAX_TICKS + 100; i++)
+		tick(2, i * MS);
+}
+
+static void test_start_bounded(void)
+{
+	struct ts_timeline_iter *it = calloc(1, sizeof(*it));
+	uint64_t last = 0, ticks = 0, spans_ns = 0, without[2][TS_NR_TICK][TS_NR_IDLE];
+	int out_of_order = 0;
+	struct ts_segment seg;
+	struct ts_cpu *c;
+
+	/* the numbers do not depend on keeping a timeline (--csv) */
+	bounded_stream(0);
+	ts_analysis_finish(&an, 2 * S);
+	memcpy(without[0], an.cpus[1]->time, sizeof(without[0]));
+	memcpy(without[1], an.cpus[2]->time, sizeof(without[1]));
+	ts_analysis_free(&an);
+	bounded_stream(1);
+	c = an.cpus[1];
+	CU_ASSERT(!c->tick_open && c->tick == TS_TICK_RUNNING);
+	c = an.cpus[2];
+	CU_ASSERT(!c->tick_open && c->tick == TS_TICK_RUNNING);
+	ts_analysis_finish(&an, 2 * S);
+	CU_ASSERT_EQUAL(memcmp(without[0], an.cpus[1]->time, sizeof(without[0])), 0);
+	CU_ASSERT_EQUAL(memcmp(without[1], an.cpus[2]->time, sizeof(without[1])), 0);
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(an.cpus[1], TS_TICK_RUNNING), 2 * S);
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(an.cpus[2], TS_TICK_RUNNING), 2 * S);
+	while (ts_timeline_next(&an, it, &seg) == 1) {
+		if (seg.cpu != 2)
+			continue;
+		if (!seg.no_span) {
+			out_of_order += seg.start < last;
+			last = seg.start;
+			spans_ns += seg.end - seg.start;
+		}
+		for (int i = 0; i < seg.nr_ticks; i++) {
+			out_of_order += seg.ticks[i] < last || seg.ticks[i] < seg.start ||
+					seg.ticks[i] > seg.end;
+			last = seg.ticks[i];
+			ticks++;
+		}
+	}
+	CU_ASSERT_EQUAL(out_of_order, 0);
+	CU_ASSERT_EQUAL(ticks, TS_SEG_MAX_TICKS + 100);
+	CU_ASSERT_EQUAL(spans_ns, 2 * S);
+	free(it);
 	ts_analysis_free(&an);
 }
 
@@ -594,7 +875,7 @@ static void test_co_runners(void)
 	t = &c->tasks[order[0]];
 	CU_ASSERT_EQUAL(t->pid, 100);
 	CU_ASSERT_EQUAL(t->run_ns, 1 * S - 50 * MS);	/* the first event names it */
-	CU_ASSERT_EQUAL(t->held_ns, 50 * MS);
+	CU_ASSERT_EQUAL(t->held_ns, 10 * MS + 50 * MS);	/* the tick ran before the first stop */
 	t = &c->tasks[order[1]];
 	CU_ASSERT_EQUAL(t->pid, 200);
 	CU_ASSERT_EQUAL(t->run_ns, 50 * MS);
@@ -646,6 +927,7 @@ static void test_unknown_values(void)
 
 static void test_check(void)
 {
+	struct ts_cpuset only2;
 	struct ts_check_opts o;
 	struct ts_verdict v;
 
@@ -679,7 +961,8 @@ static void test_check(void)
 	ts_verdict_free(&v);
 	/* only the idle CPU: the busy share can be evaluated nowhere */
 	an.caps.tick_expiry = 1;
-	an.cpus[1]->active = 0;
+	ts_cpuset_parse(&only2, "2");
+	ts_analysis_select_cpus(&an, &only2);
 	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--min-busy-tickless could not be evaluated"));
 	ts_verdict_free(&v);
@@ -798,6 +1081,59 @@ static void test_check_forbid_probes(void)
 	ts_analysis_free(&an);
 }
 
+/* The detail of the one item of option on cpu, or "" when there is none. */
+static const char *detail_of(const struct ts_verdict *v, int cpu, const char *option)
+{
+	for (int i = 0; i < v->nr; i++)
+		if (v->items[i].cpu == cpu && !strcmp(v->items[i].option, option))
+			return v->items[i].detail;
+	return "";
+}
+
+/*
+ * --max-unknown counts the time whose tick or idle state is unknown (the
+ * table's unknown column), the idle part only where sched_switch is traced:
+ * without it the idle state is unknown everywhere, and counting it would
+ * fail every CPU whatever the tick did.
+ */
+static void test_check_max_unknown(void)
+{
+	struct ts_check_opts o;
+	struct ts_verdict v;
+	struct ts_cpu *c;
+
+	ts_check_opts_init(&o);
+	start(0, 1);
+	task[1] = 100;
+	sw(1, 0, 100);
+	stop_ok(1, 0);
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[1];
+	CU_ASSERT_EQUAL_FATAL(c->time[TS_TICK_STOPPED][TS_IDLE_BUSY], 1 * S);
+	/* the tick state known, the idle state not for 100 ms of it */
+	c->time[TS_TICK_STOPPED][TS_IDLE_BUSY] -= 100 * MS;
+	c->time[TS_TICK_STOPPED][TS_IDLE_UNKNOWN] += 100 * MS;
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--max-unknown"), TS_FAIL);
+	CU_ASSERT_STRING_EQUAL(detail_of(&v, 1, "--max-unknown"),
+			       "tick or idle state unknown 10.000% of the window, maximum 5.000%");
+	ts_verdict_free(&v);
+	/* no sched_switch: the tick state alone, and the detail says so */
+	an.caps.sched_switch = 0;
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--max-unknown"), TS_PASS);
+	CU_ASSERT_PTR_NOT_NULL(strstr(detail_of(&v, 1, "--max-unknown"),
+				      "tick state unknown 0.000% of the window (no sched:sched_switch events"));
+	ts_verdict_free(&v);
+	/* where the tick state is unknown too, it counts */
+	c->time[TS_TICK_STOPPED][TS_IDLE_UNKNOWN] -= 100 * MS;
+	c->time[TS_TICK_UNKNOWN][TS_IDLE_UNKNOWN] += 100 * MS;
+	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--max-unknown"), TS_FAIL);
+	ts_verdict_free(&v);
+	ts_analysis_free(&an);
+}
+
 /*
  * Nothing to check: an empty window, CPUs none of which has data, time
  * going back; no sched_switch: no busy or idle share; lost events a source
@@ -811,7 +1147,7 @@ static void test_check_no_data(void)
 	ts_check_opts_init(&o);
 	o.max_unknown = 100;
 	start(5 * S, 1);
-	ts_analysis_cpu(&an, 1);
+	ts_analysis_add_cpu(&an, 1);
 	ts_analysis_finish(&an, 5 * S);
 	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "window is empty"));
@@ -819,7 +1155,7 @@ static void test_check_no_data(void)
 	ts_analysis_free(&an);
 
 	start(0, 1);
-	ts_analysis_cpu(&an, 1);		/* covered, no event, no state */
+	ts_analysis_add_cpu(&an, 1);		/* covered, no event, no state */
 	sw(2, 0, 0);
 	stop_ok(2, 0);
 	ts_analysis_finish(&an, 1 * S);
@@ -1119,7 +1455,7 @@ static void test_fixture_tracedat_agrees(void)
 		ts_analysis_init(&b);
 		ts_analysis_set_range(&b, a.win_start, a.win_end);
 		for (int c = 1; c <= 3; c++)
-			ts_analysis_cpu(&b, c)->nohz_full = 1;
+			ts_analysis_set_nohz_full(&b, c, 1);
 		snprintf(name, sizeof(name), "%s-trace-cmd.dat", kernels[k]);
 		CU_ASSERT_EQUAL_FATAL(ts_read_file(fixture(name), &b, err, sizeof(err)), 0);
 		CU_ASSERT_STRING_EQUAL(b.source_kind, "trace.dat");
@@ -1192,6 +1528,74 @@ static void test_fixture_unflushed(void)
 	CU_ASSERT_EQUAL_FATAL(ts_read_file(fixture("unflushed.dat"), &a, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(a.cpus[3]->lost_events, 0);
 	ts_analysis_free(&a);
+}
+
+/*
+ * Every fixture's report accounts for the whole window: busy, idle and the
+ * time whose tick or idle state is unknown add up to it, the timeline's
+ * unknown spans to that, and no span names a task while the idle state is
+ * unknown.  patched.dat's CPU 2 is idle from the start to its first switch
+ * at 1.48 s, which the snapshot, read 1.5 s after the start, could not say.
+ */
+static void test_fixture_unknown_shown(void)
+{
+	static const char * const files[] = {
+		"patched.dat", "patched-v7.dat", "stock.dat", "lost.dat", "patched-trace-cmd.dat",
+		"stock-trace-cmd.dat", "unflushed.dat",
+	};
+
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct ts_timeline_iter *it = calloc(1, sizeof(*it));
+		uint64_t unknown[TS_MAX_CPUS] = { 0 };
+		int named = 0, first2 = 1;
+		struct ts_segment seg;
+		struct ts_analysis a;
+		char err[256];
+
+		ts_analysis_init(&a);
+		CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&a), 0);
+		CU_ASSERT_EQUAL_FATAL(ts_read_file(fixture(files[f]), &a, err, sizeof(err)), 0);
+		while (ts_timeline_next(&a, it, &seg) == 1) {
+			if (seg.no_span)
+				continue;
+			if (seg.tick == TS_TICK_UNKNOWN || seg.idle == TS_IDLE_UNKNOWN)
+				unknown[seg.cpu] += seg.end - seg.start;
+			named += seg.idle == TS_IDLE_UNKNOWN && seg.task >= 0;
+			named += seg.idle == TS_IDLE_IDLE && seg.task != 0;
+			named += seg.idle == TS_IDLE_BUSY && seg.task == 0;
+			if (f == 0 && seg.cpu == 2 && first2) {
+				CU_ASSERT(seg.start == a.win_start && seg.end == a.win_start + 1478562577 &&
+					  seg.tick == TS_TICK_STOPPED && seg.idle == TS_IDLE_IDLE &&
+					  seg.task == 0);
+				first2 = 0;
+			}
+		}
+		CU_ASSERT_EQUAL(named, 0);
+		for (int i = 0; i < a.nr_cpus; i++) {
+			const struct ts_cpu *c = a.cpus[i];
+			struct ts_metrics m;
+
+			if (!c || !c->active)
+				continue;
+			ts_metrics_of(&a, c, &m);
+			CU_ASSERT_EQUAL(m.busy_ns + m.idle_ns + m.state_unknown_ns, m.window_ns);
+			CU_ASSERT_EQUAL(unknown[i], m.state_unknown_ns);
+			CU_ASSERT_DOUBLE_EQUAL(m.state_unknown_share,
+					       (double)m.state_unknown_ns / m.window_ns, 1e-12);
+			if (m.state_unknown_ns != unknown[i])
+				fprintf(stderr, "%s CPU %d: timeline unknown %" PRIu64 " ns, report %" PRIu64 " ns\n",
+					files[f], i, unknown[i], m.state_unknown_ns);
+		}
+		if (f == 0) {
+			struct ts_metrics m;
+
+			ts_metrics_of(&a, a.cpus[2], &m);
+			CU_ASSERT_EQUAL(m.state_unknown_ns, 0);
+			CU_ASSERT_FALSE(first2);
+		}
+		free(it);
+		ts_analysis_free(&a);
+	}
 }
 
 /* ---- broken recordings: an error, never a crash ---- */
@@ -1385,6 +1789,12 @@ int main(int argc, char **argv)
 		{ "state: lost events make a gap unknown", test_lost_events },
 		{ "state: start snapshot", test_snapshot },
 		{ "state: start snapshot, stock switch", test_snapshot_stock_switch },
+		{ "start: a first switch from idle", test_start_switch_from_idle },
+		{ "start: a first switch from a task", test_start_switch_from_busy },
+		{ "start: a restart or a refusal first", test_start_restart_first },
+		{ "start: a tick interrupt first", test_start_tick_first },
+		{ "start: what nothing tells is unknown, and shown", test_start_unknown_shown },
+		{ "start: memory bounded while nothing tells", test_start_bounded },
 		{ "state: time range", test_range },
 		{ "state: time range cut against the data", test_range_cuts },
 		{ "state: timeline in time order per CPU", test_timeline_order },
@@ -1395,6 +1805,7 @@ int main(int argc, char **argv)
 		{ "check: reason names", test_reason_spec },
 		{ "check: --forbid on a stock kernel", test_check_forbid_stock },
 		{ "check: --forbid with probes", test_check_forbid_probes },
+		{ "check: --max-unknown, tick or idle state", test_check_max_unknown },
 		{ "check: nothing to check, or not all of it", test_check_no_data },
 		{ "check: the same item twice; the CPUs covered", test_check_forbid_twice },
 		{ "parse: numbers", test_parse_numbers },
@@ -1405,6 +1816,7 @@ int main(int argc, char **argv)
 		{ "fixture: trace.dat agrees with the recording", test_fixture_tracedat_agrees },
 		{ "fixture: lost events fail the check", test_fixture_lost },
 		{ "fixture: trace.dat with unwritten events", test_fixture_unflushed },
+		{ "fixture: no hidden unknown time in any report", test_fixture_unknown_shown },
 		{ "broken: every truncation is an error", test_truncated },
 		{ "broken: version, marks, a page's bytes", test_bad_version_and_pages },
 		{ "ksym: streamed kallsyms, the tick's function", test_ksym },
