@@ -519,9 +519,10 @@ class SameReportTest(unittest.TestCase):
         self.assert_refused(pairs["patched-trace-cmd.dat"][0], pairs["patched.dat"][1],
                             r"CPU 0 of the report not in the CSV \(it has 1-3\)")
         self.assert_refused(pairs["lost.dat"][0], pairs["unflushed.dat"][1], "CPU 2")
-        # report -C 2 selects the report's CPUs, the CSV keeps all: drawn, CPU 2 only
+        # report -C 2 selects the CPUs of the report and of its CSV alike
         j, c = tickstat_report(self.dir, "patched.dat", "-C", "2")
         self.assert_drawn(j, c)
+        self.assertEqual(tickplot.load_csv(c).cpus(), {2})
         self.assert_drawn(j, pairs["patched.dat"][1])
         # time ranges of the same length, 1 ms apart: same CPUs and window length
         a = tickstat_report(self.dir, "patched.dat", "--time-range", "12000000000,13000000000")

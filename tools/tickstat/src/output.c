@@ -732,10 +732,13 @@ static void csv_segment(FILE *f, const struct ts_analysis *an, const struct ts_s
 
 /*
  * ts_output_csv - the timeline of the finished analysis as CSV:
- * kind,cpu,start_ns,end_ns,tick,idle,reasons,task with times from the
- * window start, each CPU's rows in time order; task is the pid running
- * (0 idle, empty when unknown).  The analysis must have kept its timeline
- * (ts_analysis_keep_timeline).  Returns 0, or -1 when it cannot be read.
+ * kind,cpu,start_ns,end_ns,tick,idle,reasons,task: the spans and ticks of
+ * the CPUs the report shows and no other, with times from the window
+ * start, each CPU's rows in time order; task is the pid running (0 idle,
+ * empty when unknown).  The analysis must have kept its timeline
+ * (ts_analysis_keep_timeline), which may hold CPUs the report no longer
+ * shows (-C narrows a recording's monitored CPUs after reading; a CPU
+ * without data is dropped).  Returns 0, or -1 when it cannot be read.
  */
 int ts_output_csv(FILE *f, const struct ts_analysis *an)
 {
@@ -747,7 +750,8 @@ int ts_output_csv(FILE *f, const struct ts_analysis *an)
 		return -1;
 	fprintf(f, "kind,cpu,start_ns,end_ns,tick,idle,reasons,task\n");
 	while (it && (r = ts_timeline_next(an, it, &seg)) == 1)
-		csv_segment(f, an, &seg);
+		if (seg.owner->active)
+			csv_segment(f, an, &seg);
 	free(it);
 	return r;
 }
