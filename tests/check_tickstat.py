@@ -52,6 +52,15 @@ def host_report(tickstat: str, *args: str) -> dict:
     return json.loads(res.stdout)
 
 
+def cpu_set(text: str) -> set[int]:
+    """A CPU list as tickstat writes it (1-3,5) as a set."""
+    cpus: set[int] = set()
+    for part in filter(None, text.split(",")):
+        a, _, b = part.partition("-")
+        cpus.update(range(int(a), int(b or a) + 1))
+    return cpus
+
+
 def last_span(rows: list, n: int) -> dict:
     spans = [r for r in rows if r["kind"] == "span" and int(r["cpu"]) == n]
     return spans[-1] if spans else {}
@@ -387,6 +396,19 @@ def main() -> int:
     check_scenario(rep, rows, patched, pid, retries)
 
     agreed = check_trace_cmd(files)
+
+    # The live CSV (record --csv) and the recording's JSON: one report, one
+    # identity (the boot and the window travel in the recording's marks).
+    window = [r for r in rows if r["kind"] == "window"]
+    expect("the live CSV's window row is the recording's report's",
+           len(window) == 1 and rows[0] is window[0]
+           and window[0]["reasons"] == rep["window"]["id"]
+           and cpu_set(window[0]["cpu"]) == {c["cpu"] for c in rep["cpus"]}
+           and int(window[0]["start_ns"]) == rep["window"]["start_ns"]
+           and int(window[0]["end_ns"]) == rep["window"]["end_ns"], f"{window[:1]}, {rep['window']}")
+    expect("the recording has its kernel's boot id",
+           re.fullmatch(r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}", rep["source"]["boot_id"] or ""),
+           rep["source"].get("boot_id"))
 
     # The recording reads the same on this machine as in the guest.
     here = host_report(tickstat, str(files / "rec.dat"))

@@ -12,6 +12,10 @@ Errors a user can cause are one line on stderr, "tickplot: ...", and an exit
 status (EXIT_*): an input that cannot be read, is malformed or empty, or a
 JSON report and a CSV timeline that are not of the same report; the command
 line; the output.
+
+A JSON report and a CSV timeline drawn together are tied by the report's
+identity, which both carry (window.id, the CSV's window row); files of an
+older tickstat, without it, by the sums both carry (a note says so).
 """
 from __future__ import annotations
 
@@ -21,11 +25,13 @@ import io
 import json
 import math
 import os
+import re
 import stat
 import sys
 import tempfile
 from collections import defaultdict
 from pathlib import Path
+from typing import NamedTuple
 
 import matplotlib
 
@@ -40,6 +46,8 @@ CSV_HEADER_V1 = CSV_HEADER[:7]     # before the task column: still read
 TICK_STATES = ("stopped", "running", "unknown")
 IDLE_STATES = ("busy", "idle", "unknown")
 MAX_NS = 2**63 - 1                 # tickstat's times are u64 ns; more is not a time
+MAX_CPU = 1 << 20
+REPORT_ID = re.compile(r"[0-9a-f]{16}")   # window.id, the CSV window row's: 16 hex digits
 # compare warns when the windows' lengths differ by more than this share of the longer
 WINDOW_TOLERANCE = 0.10
 EXIT_INPUT, EXIT_USAGE, EXIT_OUTPUT = 1, 2, 3
@@ -90,6 +98,23 @@ def reason_colour(name: str, extra: dict[str, str]) -> str:
     if base not in extra:
         extra[base] = EXTRA[len(extra) % len(EXTRA)]
     return extra[base]
+
+
+def note(text: str) -> None:
+    """Something the user should know, not an error: one line on stderr."""
+    print(f"tickplot: note: {one_line(text)}", file=sys.stderr)
+
+
+def parse_cpu_list(text: str) -> frozenset[int]:
+    """A CPU list as tickstat writes it (1-3,5); "" is no CPU."""
+    cpus: set[int] = set()
+    for part in text.split(",") if text else []:
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        a, b = (int(m[1]), int(m[2] or m[1])) if m else (1, 0)
+        if not a <= b < MAX_CPU:
+            raise ValueError(f"cpu {one_line(repr(text))[:40]} is not a CPU list like 1-3,5")
+        cpus.update(range(a, b + 1))
+    return frozenset(cpus)
 
 
 def cpu_list(cpus) -> str:
@@ -199,6 +224,9 @@ def check_report(data, path: Path) -> dict:
     duration = f.ns(window, "duration_ns", "window.")
     f.ns(window, "start_ns", "window.")
     f.ns(window, "end_ns", "window.")
+    rid = f.get(window, "id", "window.", (str,), null=True, default=None)
+    if rid is not None and not REPORT_ID.fullmatch(rid):
+        f.bad("window.id", f"{one_line(repr(rid))[:40]} is not 16 hex digits")
     if duration == 0:
         raise InputError(f"{path}: the window is empty (0 ns): nothing to draw")
     cpus = f.get(data, "cpus", "", (list,))
@@ -233,10 +261,20 @@ def load_json(path: Path) -> dict:
 
 # --- the CSV timeline ----------------------------------------------------------------------
 
+class Window(NamedTuple):
+    """The CSV's window row: what the report covers, and its identity."""
+    cpus: frozenset[int]
+    start_ns: int
+    end_ns: int
+    id: str
+
+
 class Timeline:
     """The CSV timeline grouped per CPU: spans by category, tick times."""
 
     def __init__(self) -> None:
+        # the window row; None in a CSV of an older tickstat
+        self.window: Window | None = None
         self.spans: dict[int, dict[str, list[tuple[float, float]]]] = defaultdict(
             lambda: defaultdict(list))
         self.busy: dict[int, list[tuple[float, float]]] = defaultdict(list)
@@ -256,7 +294,9 @@ class Timeline:
         self.rows = 0
 
     def cpus(self) -> set[int]:
-        return set(self.end_ns)
+        """The CPUs of the timeline: the window row's, else those with rows."""
+        return set(self.window.cpus) if self.window else \
+            set(self.end_ns) | set(self.spans) | set(self.ticks)
 
 
 def span_category(row: dict) -> str:
@@ -277,12 +317,36 @@ def csv_int(text: str, what: str, hi: int = MAX_NS) -> int:
     return v
 
 
+def add_window(tl: Timeline, row: dict) -> None:
+    """The window row: first, once; its CPUs, absolute times and identity."""
+    if tl.window or tl.rows:
+        raise ValueError("a window row that is not the first row")
+    start, end = csv_int(row["start_ns"], "start_ns"), csv_int(row["end_ns"], "end_ns")
+    if end < start:
+        raise ValueError("the window ends before it starts")
+    if not REPORT_ID.fullmatch(row["reasons"]):
+        raise ValueError(f"window id {one_line(repr(row['reasons']))[:40]} is not 16 hex digits")
+    if row["tick"] or row["idle"] or row.get("task"):
+        raise ValueError("a window row with a tick, idle or task field")
+    tl.window = Window(parse_cpu_list(row["cpu"]), start, end, row["reasons"])
+    tl.end = max(tl.end, (end - start) / 1e9)
+
+
 def add_row(tl: Timeline, row: dict) -> None:
     """One row into the timeline; ValueError says what is wrong with it."""
-    cpu = csv_int(row["cpu"], "cpu", 1 << 20)
+    if row["kind"] == "window":
+        add_window(tl, row)
+        return
+    cpu = csv_int(row["cpu"], "cpu", MAX_CPU - 1)
     start, end = csv_int(row["start_ns"], "start_ns"), csv_int(row["end_ns"], "end_ns")
     if end < start:
         raise ValueError("span ends before it starts")
+    if tl.window and cpu not in tl.window.cpus:
+        raise ValueError(f"a row of CPU {cpu}, which the window row does not name "
+                         f"({cpu_list(tl.window.cpus)})")
+    if tl.window and end > tl.window.end_ns - tl.window.start_ns:
+        raise ValueError(f"a row ending at {end} ns, past the window's "
+                         f"{tl.window.end_ns - tl.window.start_ns} ns")
     if row["kind"] == "tick":
         tl.ticks[cpu].append(start / 1e9)
         tl.end_ns[cpu] = max(tl.end_ns.get(cpu, 0), end)
@@ -354,19 +418,34 @@ def load_csv(path: Path) -> Timeline:
 
 def check_same_report(report: dict, rpath: Path, tl: Timeline, cpath: Path) -> None:
     """A JSON report and a CSV timeline drawn together must come from one run of
-    tickstat report: each CPU of the report in the CSV (which may have more:
-    report -C selects the report's CPUs, not the timeline's), and for each the
-    same window, the same time in each tick state and the same ticks, to the ns.
-    The CSV names no recording (its times are from the window start), so this
-    is what both carry."""
-    def differ(what: str):
-        raise InputError(f"{cpath} and {rpath} are not of the same report: {what} "
-                         "(another recording, CPU set or time range?)")
+    tickstat (or of report and record with the same options on one recording):
+    the same identity, CPUs and window (window.id, cpus, window.start_ns and
+    end_ns; the CSV's window row).  Files of an older tickstat, without the
+    identity, are tied by what both carry, with a note: each CPU of the report
+    in the CSV (which may have more: its timeline did not follow report -C).
+    Either way, for each CPU the same window, the same time in each tick state
+    and the same ticks, to the ns."""
+    def differ(what: str, why: str = "another recording, CPU set or time range?"):
+        raise InputError(f"{cpath} and {rpath} are not of the same report: {what} ({why})")
 
-    missing = {c["cpu"] for c in report["cpus"]} - tl.cpus()
+    rid, rwin = report["window"].get("id"), report["window"]
+    rcpus = {c["cpu"] for c in report["cpus"]}
+    w = tl.window
+    if w and rid:
+        if w.cpus != rcpus:
+            differ(f"the CSV is of CPU {cpu_list(w.cpus)}, the report of CPU {cpu_list(rcpus)}",
+                   "another -C or --nohz-full?")
+        if (w.start_ns, w.end_ns) != (rwin["start_ns"], rwin["end_ns"]):
+            differ(f"the CSV's window is {w.start_ns / 1e9:.9f} s to {w.end_ns / 1e9:.9f} s, "
+                   f"the report's {rwin['start_ns'] / 1e9:.9f} s to {rwin['end_ns'] / 1e9:.9f} s",
+                   "another recording or time range?")
+        if w.id != rid:
+            differ(f"the CSV's identity is {w.id}, the report's {rid}",
+                   "another recording, boot or --nohz-full?")
+    missing = rcpus - set(tl.end_ns)
     if missing:
         differ(f"CPU {cpu_list(missing)} of the report not in the CSV (it has "
-               f"{cpu_list(tl.cpus())})")
+               f"{cpu_list(tl.end_ns)})")
     for c in report["cpus"]:
         cpu = c["cpu"]
         if tl.end_ns[cpu] != c["window_ns"]:
@@ -380,6 +459,10 @@ def check_same_report(report: dict, rpath: Path, tl: Timeline, cpath: Path) -> N
             ticks = "null (unknown)" if c["ticks"] is None else c["ticks"]
             differ(f"CPU {cpu}: {len(tl.ticks[cpu])} tick rows in the CSV, {ticks} ticks in "
                    "the report")
+    if not (w and rid):
+        old = [f"{cpath} has no window row"] if not w else []
+        old += [f"{rpath} has no window.id"] if not rid else []
+        note(f"{' and '.join(old)} (an older tickstat): the two are tied by their sums only")
 
 
 def co_runner_names(report: dict | None) -> dict[int, str]:
@@ -398,7 +481,7 @@ def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None,
     """Spans per CPU coloured by reason; ticks above; below, the busy strip,
     in colour for the tasks that ran most while the tick ran (co-runners),
     grey hatched where the task state is unknown."""
-    cpus = sorted(cpus if cpus is not None else set(tl.spans) | set(tl.ticks))
+    cpus = sorted(cpus if cpus is not None else tl.cpus())
     task_names = task_names or {}
     extra: dict[str, str] = {}
     legend: dict[str, str] = {}

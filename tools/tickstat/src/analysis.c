@@ -286,6 +286,19 @@ void ts_analysis_set_nohz_full_list(struct ts_analysis *an, const char *list)
 	set_text(an->nohz_full, sizeof(an->nohz_full), list);
 }
 
+/*
+ * ts_analysis_set_boot_id - the boot of the kernel that made the stream
+ * (its /proc/sys/kernel/random/boot_id), part of a report's identity.
+ * Returns 0, or -1 for what is not a boot id (then nothing is set).
+ */
+int ts_analysis_set_boot_id(struct ts_analysis *an, const char *id)
+{
+	if (!ts_is_boot_id(id))
+		return -1;
+	set_text(an->boot_id, sizeof(an->boot_id), id);
+	return 0;
+}
+
 /* ts_analysis_count_overrun - events a CPU's ring buffer overwrote, as the kernel counted */
 void ts_analysis_count_overrun(struct ts_analysis *an, uint64_t n)
 {

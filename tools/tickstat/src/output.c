@@ -11,6 +11,7 @@
 #include "metrics.h"
 #include "output.h"
 #include "text.h"
+#include "util.h"
 
 /* room for a task name or symbol with every byte escaped (\xHH) */
 #define SAFE_LEN	(4 * 64 + 1)
@@ -330,6 +331,59 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 			an->backward_pages, an->backward_first);
 }
 
+/* FNV-1a, 64 bits, over a string and the newline after it */
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	h ^= '\n';
+	return h * 0x100000001b3ULL;
+}
+
+/* The CPUs a report shows, as a list like 1-3,5 */
+static void reported_cpus(const struct ts_analysis *an, char *buf, size_t len)
+{
+	struct ts_cpuset set = { 0 };
+
+	for (int i = 0; i < an->nr_cpus; i++)
+		if (an->cpus[i] && an->cpus[i]->active)
+			ts_cpuset_add(&set, i);
+	ts_cpuset_format(&set, buf, len);
+}
+
+/*
+ * ts_report_id - the identity of what a report covers, 16 hex digits, the
+ * same in its JSON (window.id) and its CSV timeline (the window row): the
+ * data (the boot of the kernel that made it, when the source says, the
+ * kernel, the clock, the span the data covers), the window cut from it
+ * (--time-range), and each CPU reported with whether it is nohz_full (-C,
+ * --nohz-full).  Not the path, nor the file's format: the live report, its
+ * recording and trace-cmd's conversion of it are one data set, with one
+ * identity.  A hash (FNV-1a, 64 bits) that tells runs apart, not a secret.
+ */
+void ts_report_id(const struct ts_analysis *an, char *buf, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	char part[64];
+
+	h = fnv1a(h, "tickstat-report-id/1");
+	h = fnv1a(h, an->boot_id);
+	h = fnv1a(h, an->kernel);
+	h = fnv1a(h, an->clock);
+	snprintf(part, sizeof(part), "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+		 an->data_start, an->data_end, an->win_start, an->win_end);
+	h = fnv1a(h, part);
+	for (int i = 0; i < an->nr_cpus; i++) {
+		if (!an->cpus[i] || !an->cpus[i]->active)
+			continue;
+		snprintf(part, sizeof(part), "%d:%d", i, an->cpus[i]->nohz_full);
+		h = fnv1a(h, part);
+	}
+	snprintf(buf, len, "%016" PRIx64, h);
+}
+
 static void json_str(FILE *f, const char *s)
 {
 	ts_json_string(f, s);
@@ -588,6 +642,7 @@ void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_outpu
 		    const struct ts_verdict *v)
 {
 	const struct ts_caps *c = &an->caps;
+	char id[TS_REPORT_ID_LEN];
 	int first = 1;
 
 	(void)o;
@@ -601,6 +656,11 @@ void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_outpu
 	json_str(f, an->clock);
 	fputs(",\"nohz_full\":", f);
 	json_str(f, an->nohz_full);
+	fputs(",\"boot_id\":", f);
+	if (an->boot_id[0])
+		json_str(f, an->boot_id);
+	else
+		fputs("null", f);
 	fprintf(f, ",\"events\":{\"tick_stop\":%s,\"tick_stop_scopes\":%s,\"tick_retain\":%s,"
 		"\"tick_restart\":%s,\"tick_dep\":%s,\"sched_switch\":%s,\"tick_expiry\":%s,"
 		"\"tick_stop_first_scope\":%s}",
@@ -619,7 +679,8 @@ void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_outpu
 		fprintf(f, "%" PRIu64, an->snapshot_ts);
 	else
 		fputs("null", f);
-	fputs("},\"cpus\":[", f);
+	ts_report_id(an, id, sizeof(id));
+	fprintf(f, ",\"id\":\"%s\"},\"cpus\":[", id);
 	for (int i = 0; i < an->nr_cpus; i++) {
 		if (!an->cpus[i] || !an->cpus[i]->active)
 			continue;
@@ -731,11 +792,30 @@ static void csv_segment(FILE *f, const struct ts_analysis *an, const struct ts_s
 }
 
 /*
+ * The CSV's first row: the window (absolute trace-clock times, as the
+ * JSON's window.start_ns and end_ns), the CPUs reported, the identity.
+ */
+static void csv_window(FILE *f, const struct ts_analysis *an)
+{
+	char cpus[4096], id[TS_REPORT_ID_LEN];
+
+	reported_cpus(an, cpus, sizeof(cpus));
+	ts_report_id(an, id, sizeof(id));
+	fputs("window,", f);
+	ts_csv_field(f, cpus);
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",,,%s,\n", an->win_start, an->win_end, id);
+}
+
+/*
  * ts_output_csv - the timeline of the finished analysis as CSV:
- * kind,cpu,start_ns,end_ns,tick,idle,reasons,task with times from the
- * window start, each CPU's rows in time order; task is the pid running
- * (0 idle, empty when unknown).  The analysis must have kept its timeline
- * (ts_analysis_keep_timeline).  Returns 0, or -1 when it cannot be read.
+ * kind,cpu,start_ns,end_ns,tick,idle,reasons,task.  A window row first
+ * (csv_window), then the spans and ticks of the CPUs the report shows and
+ * no other, with times from the window start, each CPU's rows in time
+ * order; task is the pid running (0 idle, empty when unknown).  The
+ * analysis must have kept its timeline (ts_analysis_keep_timeline), which
+ * may hold CPUs the report no longer shows (-C narrows a recording's
+ * monitored CPUs after reading; a CPU without data is dropped).  Returns 0,
+ * or -1 when it cannot be read.
  */
 int ts_output_csv(FILE *f, const struct ts_analysis *an)
 {
@@ -746,8 +826,10 @@ int ts_output_csv(FILE *f, const struct ts_analysis *an)
 	if (!it)
 		return -1;
 	fprintf(f, "kind,cpu,start_ns,end_ns,tick,idle,reasons,task\n");
+	csv_window(f, an);
 	while (it && (r = ts_timeline_next(an, it, &seg)) == 1)
-		csv_segment(f, an, &seg);
+		if (seg.owner->active)
+			csv_segment(f, an, &seg);
 	free(it);
 	return r;
 }

@@ -11,6 +11,7 @@
 #include "check.h"
 
 #define TS_JSON_SCHEMA	"tickstat-report/1"
+#define TS_REPORT_ID_LEN	17	/* 16 hex digits and the NUL */
 
 struct ts_output_opts {
 	int top;		/* culprits and reasons per CPU */
@@ -22,5 +23,6 @@ void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_outpu
 		    const struct ts_verdict *v);
 void ts_output_prometheus(FILE *f, const struct ts_analysis *an, const struct ts_verdict *v);
 int ts_output_csv(FILE *f, const struct ts_analysis *an);
+void ts_report_id(const struct ts_analysis *an, char *buf, size_t len);
 
 #endif

@@ -704,6 +704,12 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 	text_add(&t, "cpus=%s nohz_full=%s ", list, ss->nohz);
 	ts_cpuset_format(&ss->mon, list, sizeof(list));
 	text_add(&t, "monitored=%s", list);
+	/* the boot, for the report's identity: none without /proc (it is then unknown) */
+	if (!read_file("/proc/sys/kernel/random/boot_id", list, sizeof(list))) {
+		list[strcspn(list, "\n")] = '\0';
+		if (ts_is_boot_id(list))
+			text_add(&t, " boot_id=%s", list);
+	}
 	if (!t.buf)
 		return -1;
 	pin_here(ss, 1);

@@ -156,6 +156,8 @@ static int mark_token(struct ts_stream *s, char *tok)
 		ts_analysis_set_snapshot(an, n);
 	} else if (!strcmp(tok, "end_ns")) {
 		return ts_parse_u64(v, &s->end_ns);
+	} else if (!strcmp(tok, "boot_id")) {
+		return ts_analysis_set_boot_id(an, v);
 	} else if (!strcmp(tok, "nohz_full") || !strcmp(tok, "cpus") || !strcmp(tok, "monitored")) {
 		if (ts_cpuset_parse(&set, v))
 			return -1;

@@ -211,3 +211,19 @@ uint64_t ts_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000000000ULL + t.tv_nsec;
 }
+
+/*
+ * ts_is_boot_id - is s a boot id as the kernel writes it
+ * (/proc/sys/kernel/random/boot_id, without the newline): a UUID of
+ * lowercase hex digits, 8-4-4-4-12?
+ */
+int ts_is_boot_id(const char *s)
+{
+	static const char shape[] = "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx";
+
+	for (size_t i = 0; i < sizeof(shape); i++) {
+		if (shape[i] == 'x' ? !strchr("0123456789abcdef", s[i]) || !s[i] : s[i] != shape[i])
+			return 0;
+	}
+	return 1;
+}

@@ -38,5 +38,6 @@ int ts_parse_u64(const char *s, uint64_t *val);
 int ts_parse_dec(const char *s, uint64_t *val);
 int ts_parse_double(const char *s, double *val);
 uint64_t ts_now_ns(void);
+int ts_is_boot_id(const char *s);
 
 #endif

@@ -2,8 +2,9 @@
 /*
  * output_unit.c - host-side unit tests (CUnit) of what the outputs make of
  * text from the data (text.c): UTF-8 kept, control characters and invalid
- * bytes escaped in JSON, the table, CSV and Prometheus labels; and the CSV
- * of a fixture's timeline, under ASan and UBSan.
+ * bytes escaped in JSON, the table, CSV and Prometheus labels; the CSV of a
+ * fixture's timeline, and the identity JSON and CSV share, under ASan and
+ * UBSan.
  *
  * usage: output-unit-tests FIXTURE_DIR
  */
@@ -20,6 +21,7 @@
 #include "text.h"
 #include "tracedat.h"
 #include "unit_run.h"
+#include "util.h"
 
 static const char *fixtures;
 
@@ -152,6 +154,114 @@ static void test_csv_fixture(void)
 	ts_analysis_free(&an);
 }
 
+/* A fixture read as report reads it, the timeline kept; range[1] 0: no --time-range. */
+static void read_fixture(struct ts_analysis *an, const char *name, const uint64_t *range)
+{
+	char path[512], err[256];
+
+	snprintf(path, sizeof(path), "%s/%s", fixtures, name);
+	ts_analysis_init(an);
+	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(an), 0);
+	if (range && range[1])
+		ts_analysis_set_range(an, range[0], range[1]);
+	CU_ASSERT_EQUAL_FATAL(ts_read_file(path, an, err, sizeof(err)), 0);
+	ts_analysis_report_covered(an);
+}
+
+/* What a formatter writes of an analysis, in a string the caller frees. */
+static char *formatted(const struct ts_analysis *an, int csv)
+{
+	struct ts_output_opts o = { .top = 5 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (csv) {
+		CU_ASSERT_EQUAL(ts_output_csv(f, an), 0);
+	} else {
+		ts_output_json(f, an, &o, NULL);
+	}
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The report's identity: in the JSON (window.id) and in the CSV's first
+ * row, beside the window's absolute times and the CPUs reported; the same
+ * for one data set read from two files (a recording and trace-cmd's
+ * conversion of it), another for other CPUs, another nohz_full, another
+ * time range, another boot.
+ */
+static void test_report_id(void)
+{
+	static const uint64_t range[2] = { 12000000000ULL, 13000000000ULL };
+	char id[TS_REPORT_ID_LEN], other[TS_REPORT_ID_LEN], want[128], *json, *csv;
+	struct ts_analysis an, v7;
+	struct ts_cpuset two;
+
+	read_fixture(&an, "patched.dat", NULL);
+	read_fixture(&v7, "patched-v7.dat", NULL);
+	ts_report_id(&an, id, sizeof(id));
+	CU_ASSERT_EQUAL(strspn(id, "0123456789abcdef"), 16);
+	CU_ASSERT_EQUAL(strlen(id), 16);
+	ts_report_id(&v7, other, sizeof(other));
+	CU_ASSERT_STRING_EQUAL(id, other);
+
+	json = formatted(&an, 0);
+	snprintf(want, sizeof(want), "\"snapshot_ns\":12617758211,\"id\":\"%s\"}", id);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"boot_id\":null"));
+	free(json);
+	csv = formatted(&an, 1);
+	snprintf(want, sizeof(want), "kind,cpu,start_ns,end_ns,tick,idle,reasons,task\n"
+		 "window,1-3,11111974977,14729098452,,,%s,\nspan,", id);
+	CU_ASSERT_EQUAL(strncmp(csv, want, strlen(want)), 0);
+	CU_ASSERT_PTR_NULL(strstr(strstr(csv, "\nwindow,") + 1, "\nwindow,"));	/* one */
+	free(csv);
+
+	/* -C 2: other CPUs, another identity; the CSV names them, only their rows follow */
+	ts_cpuset_parse(&two, "2");
+	ts_analysis_select_cpus(&v7, &two);
+	ts_report_id(&v7, other, sizeof(other));
+	CU_ASSERT_STRING_NOT_EQUAL(id, other);
+	csv = formatted(&v7, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "\nwindow,2,11111974977,14729098452,,,"));
+	CU_ASSERT_PTR_NULL(strstr(csv, "\nspan,1,"));
+	CU_ASSERT_PTR_NULL(strstr(csv, "\nspan,3,"));
+	CU_ASSERT_PTR_NULL(strstr(csv, "\ntick,3,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, "\nspan,2,"));
+	free(csv);
+	ts_analysis_free(&v7);
+
+	/* whether a CPU reported is nohz_full (--nohz-full of a trace.dat) */
+	read_fixture(&v7, "patched-v7.dat", NULL);
+	ts_analysis_set_nohz_full(&v7, 2, 0);
+	ts_report_id(&v7, other, sizeof(other));
+	CU_ASSERT_STRING_NOT_EQUAL(id, other);
+	ts_analysis_free(&v7);
+
+	/* the boot: a recording of another boot with the same times is other data */
+	read_fixture(&v7, "patched-v7.dat", NULL);
+	CU_ASSERT_EQUAL(ts_analysis_set_boot_id(&v7, "0c5a6a4e-4f3a-4c1b-9d55-2f1a3d1b7e20"), 0);
+	ts_report_id(&v7, other, sizeof(other));
+	CU_ASSERT_STRING_NOT_EQUAL(id, other);
+	json = formatted(&v7, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"boot_id\":\"0c5a6a4e-4f3a-4c1b-9d55-2f1a3d1b7e20\""));
+	free(json);
+	ts_analysis_free(&v7);
+
+	/* a time range: its window, absolute, and another identity */
+	read_fixture(&v7, "patched-v7.dat", range);
+	ts_report_id(&v7, other, sizeof(other));
+	CU_ASSERT_STRING_NOT_EQUAL(id, other);
+	csv = formatted(&v7, 1);
+	snprintf(want, sizeof(want), "\nwindow,1-3,12000000000,13000000000,,,%s,\n", other);
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, want));
+	free(csv);
+	ts_analysis_free(&v7);
+	ts_analysis_free(&an);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct ts_unit_test tests[] = {
@@ -161,6 +271,7 @@ int main(int argc, char **argv)
 		{ "text: CSV fields", test_csv_field },
 		{ "text: Prometheus label values", test_prom_labels },
 		{ "csv: a fixture's timeline", test_csv_fixture },
+		{ "json, csv: the report's identity", test_report_id },
 	};
 
 	if (argc != 2) {

@@ -1378,6 +1378,47 @@ static void test_time_backwards(void)
 	ts_analysis_free(&an);
 }
 
+/*
+ * The start mark's boot id (a recording's; the live report applies the
+ * same marks): kept for the report's identity.  A value that is not a boot
+ * id as the kernel writes it makes the mark one that does not parse, as
+ * any bad value does; a mark without it (an older recording) leaves the
+ * boot unknown.
+ */
+static void test_mark_boot_id(void)
+{
+	static const struct {
+		const char *id;		/* NULL: no boot_id key */
+		int ok;
+	} cases[] = {
+		{ "0c5a6a4e-4f3a-4c1b-9d55-2f1a3d1b7e20", 1 },
+		{ NULL, 1 },
+		{ "0C5A6A4E-4F3A-4C1B-9D55-2F1A3D1B7E20", 0 },	/* the kernel writes lowercase */
+		{ "0c5a6a4e-4f3a-4c1b-9d55-2f1a3d1b7e2", 0 },	/* short */
+		{ "0c5a6a4e-4f3a-4c1b-9d55-2f1a3d1b7e200", 0 },	/* long */
+		{ "0c5a6a4e4f3a-4c1b-9d55-2f1a3d1b7e20-", 0 },	/* a dash misplaced */
+		{ "0c5a6a4e-4f3a-4c1b-9d55-2f1a3d1b7g20", 0 },	/* not hex */
+		{ "", 0 },
+	};
+	char mark[256];
+	struct ts_stream st;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *id = cases[i].id;
+
+		ts_analysis_init(&an);
+		CU_ASSERT_EQUAL_FATAL(ts_stream_init(&st, &an, 4096, 8), 0);
+		snprintf(mark, sizeof(mark),
+			 TS_MARK_PREFIX "start: cpus=0-3 nohz_full=1-3 monitored=1-3%s%s",
+			 id ? " boot_id=" : "", id ? id : "");
+		CU_ASSERT_EQUAL(ts_stream_mark(&st, 0, mark, strlen(mark)), cases[i].ok ? 0 : -1);
+		CU_ASSERT_STRING_EQUAL(an.boot_id, id && cases[i].ok ? id : "");
+		CU_ASSERT_EQUAL(ts_is_boot_id(id ? id : ""), id && cases[i].ok);
+		ts_stream_free(&st);
+		ts_analysis_free(&an);
+	}
+}
+
 /* ---- readers on fixtures captured in the guest ---- */
 
 static int read_any(const char *path, struct ts_analysis *a, char *err)
@@ -1810,6 +1851,7 @@ int main(int argc, char **argv)
 		{ "check: the same item twice; the CPUs covered", test_check_forbid_twice },
 		{ "parse: numbers", test_parse_numbers },
 		{ "stream: pages whose time goes back", test_time_backwards },
+		{ "stream: the start mark's boot id", test_mark_boot_id },
 		{ "fixture: patched recording", test_fixture_patched },
 		{ "fixture: stock recording", test_fixture_stock },
 		{ "fixture: a recording converted to v7 by trace-cmd", test_fixture_converted },
