@@ -204,3 +204,30 @@ def retarget_deps(b: bytes, target: int) -> bytearray:
     if b"tickstat v1 start: " in c:
         fix_marks(c, lay)
     return c
+
+
+def discard_event(b: bytes, cpu: int, name: bytes) -> tuple[bytearray, int]:
+    """The middle record of this event on this CPU discarded, as the kernel
+    discards one (padding of the same length, its time delta kept): trace-cmd
+    and tickstat skip it.  Returns the copy and the record's time (ns)."""
+    c, lay = bytearray(b), V6(b)
+    eid, _ = field_offset(c, lay, name, b"common_type")
+    found = []
+    for n in range(lay.cpus[cpu][1] // lay.page_size):
+        s = lay.page(cpu, n)
+        page = bytes(c[s])
+        ts = struct.unpack_from("<Q", page, 0)[0]
+        for off, tl in records(page, lay.long_size):
+            h = struct.unpack_from("<I", page, off)[0]
+            if tl == 30:                          # time extend: the high bits of a delta
+                ts += struct.unpack_from("<I", page, off + 4)[0] << 27
+            if tl not in (29, 31):                # padding keeps its delta; 31 is absolute
+                ts += h >> 5
+            if 1 <= tl <= 28 and struct.unpack_from("<H", page, off + 4)[0] == eid:
+                found.append((s.start + off, tl, ts))
+    at, tl, ts = found[len(found) // 2]
+    h = struct.unpack_from("<I", c, at)[0]
+    struct.pack_into("<II", c, at, (max(h >> 5, 1) << 5) | 29, 4 * tl)
+    if b"tickstat v1 start: " in c:
+        fix_marks(c, lay)
+    return c, ts
