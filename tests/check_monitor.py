@@ -203,7 +203,7 @@ def check_rc(files: Path) -> None:
         expect(f"exit status of {k} expected {v}", rc.get(k) == v, rc.get(k))
     expect("wget of /nope fails (404)", rc.get("wget-404") not in (None, "0"), rc.get("wget-404"))
     for f, text in (("err-port.txt", "cannot listen on 127.0.0.1:9101"),
-                    ("err-textfile.txt", "--textfile: /nonexistent/m.prom"),
+                    ("err-textfile.txt", "--textfile /nonexistent/m.prom: cannot write"),
                     ("err-cpu.txt", "CPU 9 is not online")):
         seen = (files / f).read_text().strip()
         expect(f"{f} says '{text}' in one line", text in seen and "\n" not in seen, seen)
