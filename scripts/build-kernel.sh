@@ -157,9 +157,9 @@ tree_is_current() {
 # the series back to a prefix then touches only the files the later patches
 # change, and make rebuilds only what depends on them, where a fresh
 # extraction rebuilt everything for the first prefix.  Another config
-# variant of a tree starts from that tree's nohz_full objects: make rebuilds
-# the objects whose CONFIG_ symbols differ (most of them: task_struct has
-# NO_HZ_FULL fields) and keeps the host tools, objtool and the rest.
+# variant of a tree starts from the objects of the variant it differs from
+# least (seed_of): make rebuilds the objects whose CONFIG_ symbols differ
+# and keeps the host tools, objtool and the rest.
 seed_bisect() {
 	local seed_src=$build/src/patched seed_obj=$build/obj/patched-$variant
 	[ "$tree" = bisect ] && ! tree_is_current "$src" && tree_is_current "$seed_src" &&
@@ -181,8 +181,23 @@ seed_bisect() {
 	"$top/scripts/copy-kernel-objs.sh" "$seed_obj" "$obj" "$seed_src" "$src"
 }
 
+# seed_of VARIANT - the variant whose objects VARIANT starts from.
+# hz_periodic differs from nohz_idle in NO_HZ_COMMON and TICK_ONESHOT (about
+# 40 objects record them): from a copy of nohz_idle it costs about 100 s of
+# CPU, where from nohz_full it was a whole build (task_struct has NO_HZ_FULL
+# fields, so nearly every object depends on that symbol).  The Makefile
+# builds nohz_idle first.  Without that seed, nohz_full's objects serve.
+seed_of() {
+	if [ "$1" = hz_periodic ] && [ -f "$build/obj/$tree-nohz_idle/.config" ]; then
+		echo nohz_idle
+	else
+		echo nohz_full
+	fi
+}
+
 seed_variant() {
-	local seed_obj=$build/obj/$tree-nohz_full
+	local seed_obj
+	seed_obj=$build/obj/$tree-$(seed_of "$variant")
 	[ "$tree" != bisect ] && [ "$variant" != nohz_full ] && [ ! -f "$obj/.config" ] &&
 		[ -f "$seed_obj/.config" ] || return 0
 	say "COPY $seed_obj -> $obj"
