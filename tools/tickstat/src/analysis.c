@@ -15,12 +15,14 @@
 #include <stdio.h>
 
 #include "analysis.h"
+#include "ksym.h"
 #include "util.h"
 
 void ts_analysis_init(struct ts_analysis *an)
 {
 	memset(an, 0, sizeof(*an));
 	an->nohz_default = -1;
+	an->causes_recorded = -1;
 }
 
 void ts_analysis_free(struct ts_analysis *an)
@@ -62,6 +64,11 @@ static struct ts_cpu *cpu_state(struct ts_analysis *an, int cpu)
 	c->cur_pid = -1;
 	c->tick_open = 1;
 	c->idle_open = 1;
+	for (int t = 0; t < TS_NR_CAUSE_TYPES; t++) {
+		c->causes_other[t].type = t;
+		c->causes_other[t].queuer_pid = -1;
+		c->causes_other[t].queuer_cpu = -1;
+	}
 	an->cpus[cpu] = c;
 	if (cpu >= an->nr_cpus)
 		an->nr_cpus = cpu + 1;
@@ -1089,6 +1096,7 @@ static void on_lost(struct ts_analysis *an, struct ts_cpu *c,
 		c->lost_unknown++;
 	an->counting = 1;	/* a loss always counts: it taints the report */
 	c->check_pos = -1;
+	c->nr_cause_open = 0;	/* their exits may be lost: their time stays unknown */
 	end_stopped(an, c, c->last_ts, 0);
 	c->tick = TS_TICK_UNKNOWN;
 	c->idle = TS_IDLE_UNKNOWN;
@@ -1133,6 +1141,227 @@ static void on_dep_check(struct ts_cpu *c, const struct ts_event *ev)
 	c->check_mask = ev->check.mask;
 }
 
+/* ---- causes (docs/metrics.md, "Causes") ---- */
+
+/* The entry of a cause on a CPU; its type's "other" once the table is full. */
+static struct ts_cause *cause_entry(struct ts_cpu *c, int type, uint64_t key, int *idx)
+{
+	struct ts_cause *k;
+
+	for (int i = 0; i < c->nr_causes; i++) {
+		if (c->causes[i].type == type && c->causes[i].key == key) {
+			*idx = i;
+			return &c->causes[i];
+		}
+	}
+	if (c->nr_causes == TS_MAX_CAUSES) {
+		*idx = -1;
+		return &c->causes_other[type];
+	}
+	*idx = c->nr_causes;
+	k = &c->causes[c->nr_causes++];
+	k->type = type;
+	k->key = key;
+	k->queuer_pid = -1;
+	k->queuer_cpu = -1;
+	return k;
+}
+
+static struct ts_cause *open_cause(struct ts_cpu *c, const struct ts_cause_open *o)
+{
+	return o->idx >= 0 ? &c->causes[o->idx] : &c->causes_other[o->type];
+}
+
+/*
+ * A cause begins: count it, and whether it found the tick stopped (then it
+ * interrupted a tickless CPU) or running.  While the tick state is not
+ * known (the start, after a loss) it counts in neither.
+ */
+static void cause_begins(struct ts_cpu *c, const struct ts_event *ev)
+{
+	struct ts_cause_open *o;
+	struct ts_cause *k;
+	int idx;
+
+	if (ev->cause.type < 0 || ev->cause.type >= TS_NR_CAUSE_TYPES)
+		return;
+	k = cause_entry(c, ev->cause.type, ev->cause.key, &idx);
+	if (ev->cause.type == TS_CAUSE_IRQ && ev->cause.name[0])
+		memcpy(k->name, ev->cause.name, sizeof(k->name));
+	k->count++;
+	if (!c->tick_open && c->tick == TS_TICK_STOPPED)
+		k->stopped++;
+	else if (!c->tick_open && c->tick == TS_TICK_RUNNING)
+		k->held++;
+	/* the oldest open entry makes room: its exit will find nothing */
+	if (c->nr_cause_open == TS_CAUSE_DEPTH) {
+		memmove(c->cause_open, c->cause_open + 1,
+			sizeof(c->cause_open[0]) * (TS_CAUSE_DEPTH - 1));
+		c->nr_cause_open--;
+	}
+	o = &c->cause_open[c->nr_cause_open++];
+	o->type = ev->cause.type;
+	o->idx = idx;
+	o->inst = ev->cause.inst;
+	o->ts = ev->ts;
+}
+
+/*
+ * A cause ends: its time is the entry's to here.  The exit names the
+ * instance its entry named; entries above it lost their exits (their time
+ * stays unknown).  An exit without its entry (the tick's own hrtimer, an
+ * entry before the window) is ignored.
+ */
+static void cause_ends(struct ts_cpu *c, const struct ts_event *ev)
+{
+	for (int i = c->nr_cause_open - 1; i >= 0; i--) {
+		struct ts_cause_open *o = &c->cause_open[i];
+		struct ts_cause *k;
+
+		if (o->type != ev->cause.type || o->inst != ev->cause.inst)
+			continue;
+		k = open_cause(c, o);
+		if (ev->ts >= o->ts) {
+			k->time_ns += ev->ts - o->ts;
+			k->timed++;
+		}
+		c->nr_cause_open = i;
+		return;
+	}
+}
+
+static void on_cause(struct ts_analysis *an, struct ts_cpu *c, const struct ts_event *ev)
+{
+	if (ev->cause.exit)
+		cause_ends(c, ev);
+	else if (an->counting)
+		cause_begins(c, ev);
+}
+
+/*
+ * Work queued to run on a CPU, seen on the CPU that queued it: the target
+ * CPU's entry of that function counts it, with the task and CPU that
+ * queued it last.
+ */
+static void on_queue(struct ts_analysis *an, const struct ts_event *ev)
+{
+	struct ts_cause *k;
+	struct ts_cpu *c;
+	int idx;
+
+	if (!an->counting || ev->queue.target < 0 || ev->queue.target >= TS_MAX_CPUS)
+		return;
+	c = an->cpus[ev->queue.target];
+	if (!c && (an->restrict_cpus || !ts_analysis_covers(an, ev->queue.target)))
+		return;		/* a CPU the report leaves out */
+	c = cpu_state(an, ev->queue.target);
+	if (!c)
+		return;
+	k = cause_entry(c, TS_CAUSE_WORK, ev->queue.function, &idx);
+	k->queued++;
+	k->queuer_pid = ev->pid;
+	k->queuer_cpu = ev->cpu;
+}
+
+/*
+ * ts_analysis_want_symbols - ask q for every address a report names by
+ * symbol: the callers of tick dependencies and the causes that are
+ * functions (work, timer, hrtimer).  Returns how many; q NULL only counts.
+ */
+int ts_analysis_want_symbols(const struct ts_analysis *an, struct ts_ksym_query *q)
+{
+	int n = 0;
+
+	for (int i = 0; q && i < an->nr_culprits; i++)
+		ts_ksym_want(q, an->culprits[i].caller);
+	n += an->nr_culprits;
+	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
+		const struct ts_cpu *c = an->cpus[cpu];
+
+		for (int i = 0; c && i < c->nr_causes; i++) {
+			if (c->causes[i].type > TS_CAUSE_HRTIMER)
+				continue;
+			if (q)
+				ts_ksym_want(q, c->causes[i].key);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The symbol q found for addr, kept for the reports (the first name wins). */
+static void name_symbol(struct ts_analysis *an, const struct ts_ksym_query *q, uint64_t addr)
+{
+	const struct ts_ksym *s = ts_ksym_get(q, addr);
+	char name[TS_KSYM_NAME + 24];
+
+	if (s && !ts_caller_get(an, addr)) {
+		/* a function's own address (a cause) needs no offset */
+		if (s->addr == addr)
+			snprintf(name, sizeof(name), "%s", s->name);
+		else
+			ts_ksym_format(s, name, sizeof(name));
+		ts_caller_set(an, addr, name);
+	}
+}
+
+/* ts_analysis_name_symbols - name what ts_analysis_want_symbols() asked, from q's answers */
+void ts_analysis_name_symbols(struct ts_analysis *an, const struct ts_ksym_query *q)
+{
+	for (int i = 0; i < an->nr_culprits; i++)
+		name_symbol(an, q, an->culprits[i].caller);
+	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
+		const struct ts_cpu *c = an->cpus[cpu];
+
+		for (int i = 0; c && i < c->nr_causes; i++)
+			if (c->causes[i].type <= TS_CAUSE_HRTIMER)
+				name_symbol(an, q, c->causes[i].key);
+	}
+}
+
+/* ts_analysis_set_causes_recorded - the cause types a tickstat recorder enabled */
+void ts_analysis_set_causes_recorded(struct ts_analysis *an, int mask)
+{
+	an->causes_recorded = mask;
+}
+
+/*
+ * ts_analysis_causes_known - the cause types whose counts the report can
+ * trust (bits of enum ts_cause_type): the source carries their events, and
+ * a tickstat recorder enabled them on the monitored CPUs.
+ */
+unsigned int ts_analysis_causes_known(const struct ts_analysis *an)
+{
+	unsigned int known = an->caps.causes;
+
+	if (an->causes_recorded >= 0)
+		known &= (unsigned int)an->causes_recorded;
+	return known;
+}
+
+/*
+ * ts_cause_name - what a cause is, for the reports: a function's symbol
+ * (its address when the source cannot name it), "IRQ NAME", a softirq's
+ * vector name.  Returns what snprintf() returns.
+ */
+int ts_cause_name(const struct ts_analysis *an, const struct ts_cause *k, char *buf, size_t len)
+{
+	const char *sym;
+
+	switch (k->type) {
+	case TS_CAUSE_IRQ:
+		return snprintf(buf, len, "%llu %s", (unsigned long long)k->key,
+				k->name[0] ? k->name : "?");
+	case TS_CAUSE_SOFTIRQ:
+		return snprintf(buf, len, "%s", ts_softirq_name((unsigned int)k->key));
+	default:
+		sym = ts_caller_get(an, k->key);
+		if (sym)
+			return snprintf(buf, len, "%s", sym);
+		return snprintf(buf, len, "0x%llx", (unsigned long long)k->key);
+	}
+}
+
 /*
  * ts_analysis_apply - the state machine takes one event (ts_analysis_event
  * in hold.c is the door to it).
@@ -1156,6 +1385,10 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 			on_dependency(an, ev);
 		return 0;
 	}
+	if (ev->kind == TS_EV_QUEUE) {
+		on_queue(an, ev);
+		return 0;
+	}
 	c = cpu_state(an, ev->cpu);
 	if (!c)
 		return -1;
@@ -1169,6 +1402,11 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 	}
 	if (c->cut)
 		return 0;
+	/* a cause tells nothing of the tick or the task: the state stays */
+	if (ev->kind == TS_EV_CAUSE) {
+		on_cause(an, c, ev);
+		return 0;
+	}
 	settle_start(an, c, ev);
 	if (ev->kind != TS_EV_TICK)
 		c->started = 1;

@@ -26,7 +26,7 @@ struct ts_cpuset;
 #define TS_MAX_REASONS		64
 #define TS_MAX_ACTIVE		(TS_DEP_BITS * 4 + 1)
 #define TS_MAX_CULPRITS		256
-#define TS_MAX_CALLERS		256
+#define TS_MAX_CALLERS		512	/* callers of dependencies, cause functions */
 #define TS_MAX_TASKS		64	/* co-runners kept per CPU; the rest is "other" */
 
 enum ts_tick_state { TS_TICK_UNKNOWN, TS_TICK_RUNNING, TS_TICK_STOPPED, TS_NR_TICK };
@@ -74,6 +74,9 @@ struct ts_caps {
 	int sched_switch;
 	int tick_expiry;	/* hrtimer_expire_entry and the tick's function */
 	int check_scopes;	/* probes: the first scope holding a dependency */
+	unsigned int causes;	/* cause types whose entries the source carries (bits) */
+	unsigned int cause_exits;	/* and whose exits too: their time is known */
+	int queue;		/* workqueue_queue_work: who queued the work */
 	struct ts_probe_info probes;	/* which of these come from probes */
 };
 
@@ -127,6 +130,37 @@ struct ts_open_stretch {
 	int pid;			/* 0 idle, -1 unknown */
 	int with_reasons;		/* the tick, if running, ran for the current reasons */
 	int nr_ticks;			/* timeline ticks in it, in open_ticks */
+};
+
+/*
+ * A cause on a CPU (docs/metrics.md, "Causes"): a work function, a timer or
+ * hrtimer function, an IRQ or a softirq vector, with how often it began in
+ * the window, how often while the tick was stopped (it interrupted a
+ * tickless CPU), and its time from entry to exit (interrupts nested in it
+ * included).  Work items also count who queued them (workqueue_queue_work).
+ */
+#define TS_MAX_CAUSES		48	/* per CPU; the rest is summed per type */
+#define TS_CAUSE_DEPTH		8	/* entries open at once: work, softirq, irq, ... */
+
+struct ts_cause {
+	int type;			/* enum ts_cause_type */
+	uint64_t key;			/* function address, IRQ number or vector */
+	char name[TS_CAUSE_NAME];	/* an IRQ's name */
+	uint64_t count;			/* entries in the window */
+	uint64_t stopped;		/* of them, with the tick stopped */
+	uint64_t held;			/* of them, with the tick running */
+	uint64_t timed;			/* entries whose exit came: time_ns is theirs */
+	uint64_t time_ns;
+	uint64_t queued;		/* work: queue_work calls aimed at this CPU */
+	int queuer_pid;			/* the last task that queued it, -1 none */
+	int queuer_cpu;			/* and the CPU it queued from */
+};
+
+struct ts_cause_open {
+	int type;
+	int idx;			/* into causes[], or -1 for "other" */
+	uint64_t inst;
+	uint64_t ts;
 };
 
 struct ts_cpu {
@@ -193,6 +227,13 @@ struct ts_cpu {
 	struct ts_task_time tasks_other;	/* those beyond TS_MAX_TASKS */
 	uint64_t lost_events;
 	uint64_t lost_unknown;		/* gaps of an unknown size */
+
+	/* causes: the first TS_MAX_CAUSES seen, then "other" per type */
+	struct ts_cause causes[TS_MAX_CAUSES];
+	int nr_causes;
+	struct ts_cause causes_other[TS_NR_CAUSE_TYPES];
+	struct ts_cause_open cause_open[TS_CAUSE_DEPTH];
+	int nr_cause_open;
 };
 
 struct ts_culprit {
@@ -269,6 +310,15 @@ struct ts_analysis {
 	int timeline_error;
 
 	struct ts_hold *hold;		/* hold.c's: while a watcher holds events back */
+
+	/*
+	 * The cause types the recorder enabled on the monitored CPUs (bits of
+	 * enum ts_cause_type), from its start mark; -1 when the source is not a
+	 * tickstat recording (a trace.dat: the formats it carries tell).  A
+	 * tickstat recording without the key predates causes: its hrtimer
+	 * expiries were only the tick's.
+	 */
+	int causes_recorded;
 };
 
 void ts_analysis_init(struct ts_analysis *an);
@@ -314,6 +364,13 @@ void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts);
 int ts_analysis_keep_timeline(struct ts_analysis *an);
 void ts_analysis_restart_interval(struct ts_analysis *an);
 int ts_analysis_trim_comms(struct ts_analysis *an);
+
+void ts_analysis_set_causes_recorded(struct ts_analysis *an, int mask);
+unsigned int ts_analysis_causes_known(const struct ts_analysis *an);
+int ts_cause_name(const struct ts_analysis *an, const struct ts_cause *k, char *buf, size_t len);
+struct ts_ksym_query;
+int ts_analysis_want_symbols(const struct ts_analysis *an, struct ts_ksym_query *q);
+void ts_analysis_name_symbols(struct ts_analysis *an, const struct ts_ksym_query *q);
 
 /* Reading the kept timeline back, once the analysis is finished. */
 struct ts_timeline_iter {

@@ -24,6 +24,89 @@ static struct tep_format_field *field(struct tep_event *ev, const char *name)
 }
 
 /*
+ * The causes' events (docs/metrics.md, "Causes"): each entry names what
+ * runs (a function, an IRQ, a vector) and an instance (the work item, the
+ * timer, the IRQ) that its exit names again, so that an exit pairs with
+ * its own entry even when the tick's hrtimer expires in between.
+ */
+static void cause_events(struct ts_decoder *d, struct tep_event *hrt)
+{
+	struct tep_format_field **f = d->field;
+	struct tep_event *ev[TS_NR_CAUSE_TYPES][2], *queue;
+	static const char * const names[TS_NR_CAUSE_TYPES][3] = {
+		{ "workqueue", "workqueue_execute_start", "workqueue_execute_end" },
+		{ "timer", "timer_expire_entry", "timer_expire_exit" },
+		{ "timer", "hrtimer_expire_entry", "hrtimer_expire_exit" },
+		{ "irq", "irq_handler_entry", "irq_handler_exit" },
+		{ "irq", "softirq_entry", "softirq_exit" },
+	};
+
+	for (int t = 0; t < TS_NR_CAUSE_TYPES; t++)
+		for (int x = 0; x < 2; x++)
+			ev[t][x] = find_event(d->tep, names[t][0], names[t][1 + x],
+					      &d->id_cause[t][x]);
+	/* hrtimer_expire_entry is the tick's event too (id_hrtimer) */
+	d->id_cause[TS_CAUSE_HRTIMER][0] = -1;
+	queue = find_event(d->tep, "workqueue", "workqueue_queue_work", &d->id_queue);
+
+	f[F_HRT_TIMER] = field(hrt, "hrtimer");
+	f[F_HRTX_TIMER] = field(ev[TS_CAUSE_HRTIMER][1], "hrtimer");
+	f[F_WORK_WORK] = field(ev[TS_CAUSE_WORK][0], "work");
+	f[F_WORK_FUNCTION] = field(ev[TS_CAUSE_WORK][0], "function");
+	f[F_WORKX_WORK] = field(ev[TS_CAUSE_WORK][1], "work");
+	f[F_QUEUE_FUNCTION] = field(queue, "function");
+	f[F_QUEUE_CPU] = field(queue, "cpu");
+	f[F_TIMER_TIMER] = field(ev[TS_CAUSE_TIMER][0], "timer");
+	f[F_TIMER_FUNCTION] = field(ev[TS_CAUSE_TIMER][0], "function");
+	f[F_TIMERX_TIMER] = field(ev[TS_CAUSE_TIMER][1], "timer");
+	f[F_IRQ_IRQ] = field(ev[TS_CAUSE_IRQ][0], "irq");
+	f[F_IRQ_NAME] = field(ev[TS_CAUSE_IRQ][0], "name");
+	f[F_IRQX_IRQ] = field(ev[TS_CAUSE_IRQ][1], "irq");
+	f[F_SOFTIRQ_VEC] = field(ev[TS_CAUSE_SOFTIRQ][0], "vec");
+	f[F_SOFTIRQX_VEC] = field(ev[TS_CAUSE_SOFTIRQ][1], "vec");
+}
+
+/*
+ * Which causes the stream can count (their entry and its fields) and time
+ * (the exit too).  hrtimer expiries other than the tick's need the tick's
+ * function to tell them apart.
+ */
+static void cause_caps(struct ts_decoder *d, struct ts_caps *caps)
+{
+	struct tep_format_field **f = d->field;
+	const int entry[TS_NR_CAUSE_TYPES] = {
+		[TS_CAUSE_WORK] = f[F_WORK_WORK] && f[F_WORK_FUNCTION],
+		[TS_CAUSE_TIMER] = f[F_TIMER_TIMER] && f[F_TIMER_FUNCTION],
+		[TS_CAUSE_HRTIMER] = f[F_HRT_TIMER] && caps->tick_expiry,
+		[TS_CAUSE_IRQ] = f[F_IRQ_IRQ] && f[F_IRQ_NAME],
+		[TS_CAUSE_SOFTIRQ] = !!f[F_SOFTIRQ_VEC],
+	};
+	const int exit[TS_NR_CAUSE_TYPES] = {
+		[TS_CAUSE_WORK] = !!f[F_WORKX_WORK],
+		[TS_CAUSE_TIMER] = !!f[F_TIMERX_TIMER],
+		[TS_CAUSE_HRTIMER] = !!f[F_HRTX_TIMER],
+		[TS_CAUSE_IRQ] = !!f[F_IRQX_IRQ],
+		[TS_CAUSE_SOFTIRQ] = !!f[F_SOFTIRQX_VEC],
+	};
+
+	for (int t = 0; t < TS_NR_CAUSE_TYPES; t++) {
+		if (!entry[t]) {
+			d->id_cause[t][0] = -1;
+			d->id_cause[t][1] = -1;
+			continue;
+		}
+		caps->causes |= 1u << t;
+		if (exit[t])
+			caps->cause_exits |= 1u << t;
+		else
+			d->id_cause[t][1] = -1;
+	}
+	caps->queue = f[F_QUEUE_FUNCTION] && f[F_QUEUE_CPU];
+	if (!caps->queue)
+		d->id_queue = -1;
+}
+
+/*
  * ts_decoder_init - look up the events and fields the stream provides.
  * Fills caps with what the kernel that produced the stream can tell.
  * Returns 0, or -1 when not even timer:tick_stop is there.
@@ -75,6 +158,7 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 	f[F_HRT_FUNCTION] = field(hrt, "function");
 	f[F_PRINT_BUF] = field(print, "buf");
 	f[F_PID] = stop ? tep_find_common_field(stop, "common_pid") : NULL;
+	cause_events(d, hrt);
 
 	memset(caps, 0, sizeof(*caps));
 	caps->tick_stop = f[F_STOP_SUCCESS] && f[F_STOP_DEP];
@@ -90,6 +174,7 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 			     f[F_SW_PREV_COMM] && f[F_SW_NEXT_COMM];
 	/* without the tick's function address, no expiry can be told apart */
 	caps->tick_expiry = f[F_HRT_FUNCTION] && d->tick_fn;
+	cause_caps(d, caps);
 	ts_probedec_init(&d->probes, tep, caps);
 	return caps->tick_stop ? 0 : -1;
 }
@@ -141,6 +226,93 @@ static int comm(struct ts_decoder *d, enum ts_field_id id, struct tep_record *re
 	n = f->size < len - 1 ? f->size : len - 1;
 	memcpy(buf, (char *)rec->data + f->offset, n);
 	buf[n] = '\0';
+	return 0;
+}
+
+/* A __data_loc string field (an IRQ's name), cut to len - 1 bytes. */
+static int dyn_string(struct ts_decoder *d, enum ts_field_id id, struct tep_record *rec,
+		      char *buf, int len)
+{
+	struct tep_format_field *f = d->field[id];
+	unsigned long long loc;
+	unsigned int off, n;
+
+	if (!f || !(f->flags & TEP_FIELD_IS_DYNAMIC))
+		return comm(d, id, rec, buf, len);
+	if (num(d, id, rec, &loc))
+		return -1;
+	/* offset in the low 16 bits, length in the high 16 (NUL included) */
+	off = loc & 0xffff;
+	n = (loc >> 16) & 0xffff;
+	if (off > (unsigned int)rec->size || n > (unsigned int)rec->size - off)
+		return -1;
+	if (n >= (unsigned int)len)
+		n = len - 1;
+	memcpy(buf, (char *)rec->data + off, n);
+	buf[n] = '\0';
+	buf[strnlen(buf, n)] = '\0';
+	return 0;
+}
+
+/*
+ * decode_cause - an entry or exit of a cause of type t.  The fields read:
+ * what runs (key) and the instance its exit names again (inst).
+ */
+static int decode_cause(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev,
+			int t, int exit)
+{
+	static const enum ts_field_id inst_field[TS_NR_CAUSE_TYPES][2] = {
+		[TS_CAUSE_WORK] = { F_WORK_WORK, F_WORKX_WORK },
+		[TS_CAUSE_TIMER] = { F_TIMER_TIMER, F_TIMERX_TIMER },
+		[TS_CAUSE_HRTIMER] = { F_HRT_TIMER, F_HRTX_TIMER },
+		[TS_CAUSE_IRQ] = { F_IRQ_IRQ, F_IRQX_IRQ },
+		[TS_CAUSE_SOFTIRQ] = { F_SOFTIRQ_VEC, F_SOFTIRQX_VEC },
+	};
+	static const enum ts_field_id key_field[TS_NR_CAUSE_TYPES] = {
+		[TS_CAUSE_WORK] = F_WORK_FUNCTION,
+		[TS_CAUSE_TIMER] = F_TIMER_FUNCTION,
+		[TS_CAUSE_HRTIMER] = F_HRT_FUNCTION,
+		[TS_CAUSE_IRQ] = F_IRQ_IRQ,
+		[TS_CAUSE_SOFTIRQ] = F_SOFTIRQ_VEC,
+	};
+	unsigned long long v;
+
+	ev->kind = TS_EV_CAUSE;
+	ev->cause.type = t;
+	ev->cause.exit = exit;
+	if (num(d, inst_field[t][exit], rec, &v))
+		return -1;
+	ev->cause.inst = v;
+	if (exit)
+		return 0;
+	if (num(d, key_field[t], rec, &v))
+		return -1;
+	ev->cause.key = v;
+	if (t == TS_CAUSE_IRQ &&
+	    dyn_string(d, F_IRQ_NAME, rec, ev->cause.name, sizeof(ev->cause.name)))
+		return -1;
+	return 0;
+}
+
+static int decode_queue(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
+{
+	unsigned long long fn, cpu;
+
+	if (num(d, F_QUEUE_FUNCTION, rec, &fn) || num(d, F_QUEUE_CPU, rec, &cpu))
+		return -1;
+	ev->kind = TS_EV_QUEUE;
+	ev->queue.function = fn;
+	ev->queue.target = (int)cpu;
+	return 0;
+}
+
+/* The cause type and direction of an event type; 0 when it is none. */
+static int cause_of(const struct ts_decoder *d, int type, int *t, int *exit)
+{
+	for (*t = 0; *t < TS_NR_CAUSE_TYPES; (*t)++)
+		for (*exit = 0; *exit < 2; (*exit)++)
+			if (d->id_cause[*t][*exit] == type)
+				return 1;
 	return 0;
 }
 
@@ -252,7 +424,7 @@ int ts_decode_print(struct ts_decoder *d, struct tep_record *rec, const char **t
 int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 {
 	unsigned long long v, w;
-	int type, ret = 0;
+	int type, ret = 0, t, x;
 
 	if (rec->size < 8)
 		goto bad;
@@ -282,9 +454,19 @@ int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 	} else if (type == d->id_hrtimer) {
 		if (num(d, F_HRT_FUNCTION, rec, &v))
 			goto bad;
-		if (!d->tick_fn || v != d->tick_fn)
+		if (!d->tick_fn)
 			return 0;
-		ev->kind = TS_EV_TICK;
+		if (v != d->tick_fn) {
+			if (!d->field[F_HRT_TIMER])
+				return 0;
+			ret = decode_cause(d, rec, ev, TS_CAUSE_HRTIMER, 0);
+		} else {
+			ev->kind = TS_EV_TICK;
+		}
+	} else if (type == d->id_queue) {
+		ret = decode_queue(d, rec, ev);
+	} else if (cause_of(d, type, &t, &x)) {
+		ret = decode_cause(d, rec, ev, t, x);
 	} else {
 		/* a probe event (probedec.c), or of no interest */
 		ret = ts_probedec_decode(&d->probes, type, rec, ev);

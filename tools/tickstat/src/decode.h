@@ -22,7 +22,12 @@ enum ts_field_id {
 	F_DEP_DEP, F_DEP_SCOPE, F_DEP_TARGET, F_DEP_SCHED, F_DEP_CALLER,
 	F_CLR_DEP, F_CLR_SCOPE, F_CLR_TARGET, F_CLR_SCHED, F_CLR_CALLER,
 	F_SW_PREV_COMM, F_SW_PREV_PID, F_SW_NEXT_COMM, F_SW_NEXT_PID,
-	F_HRT_FUNCTION,
+	F_HRT_FUNCTION, F_HRT_TIMER, F_HRTX_TIMER,
+	F_WORK_WORK, F_WORK_FUNCTION, F_WORKX_WORK,
+	F_QUEUE_FUNCTION, F_QUEUE_CPU,
+	F_TIMER_TIMER, F_TIMER_FUNCTION, F_TIMERX_TIMER,
+	F_IRQ_IRQ, F_IRQ_NAME, F_IRQX_IRQ,
+	F_SOFTIRQ_VEC, F_SOFTIRQX_VEC,
 	F_PRINT_BUF,
 	F_PID,
 	TS_NR_FIELDS,
@@ -32,6 +37,9 @@ struct ts_decoder {
 	struct tep_handle *tep;
 	int id_stop, id_retain, id_restart, id_dep_set, id_dep_clear;
 	int id_switch, id_hrtimer, id_print;
+	/* the causes' events (enum ts_cause_type order), entry and exit */
+	int id_cause[TS_NR_CAUSE_TYPES][2];
+	int id_queue;
 	struct tep_format_field *field[TS_NR_FIELDS];
 	uint64_t tick_fn;		/* the tick's hrtimer function, 0 unknown */
 	uint64_t bad_records;		/* records too short for their format */

@@ -22,7 +22,25 @@ enum ts_kind {
 	TS_EV_TICK,		/* hrtimer_expire_entry of the tick's own timer */
 	TS_EV_LOST,		/* the ring buffer dropped events before this */
 	TS_EV_DEP_CHECK,	/* a probe: one dependency mask the tick decision read */
+	TS_EV_CAUSE,		/* a work item, timer or interrupt begins or ends (cause) */
+	TS_EV_QUEUE,		/* workqueue_queue_work aimed at a CPU (queue) */
 };
+
+/*
+ * What runs on a CPU besides its tasks: the causes of interrupts and
+ * kernel work that tickstat names below the tick's reasons
+ * (docs/metrics.md, "Causes").
+ */
+enum ts_cause_type {
+	TS_CAUSE_WORK,		/* workqueue_execute_start/end: a work function */
+	TS_CAUSE_TIMER,		/* timer_expire_entry/exit: a timer_list function */
+	TS_CAUSE_HRTIMER,	/* hrtimer_expire_entry/exit, other than the tick's */
+	TS_CAUSE_IRQ,		/* irq_handler_entry/exit: a device interrupt */
+	TS_CAUSE_SOFTIRQ,	/* softirq_entry/exit: a softirq vector */
+	TS_NR_CAUSE_TYPES,
+};
+
+#define TS_CAUSE_NAME	24	/* an IRQ's action name, as the event carries it */
 
 /* TICK_DEP_MASK_* bits of include/linux/tick.h */
 #define TS_DEP_BITS		6
@@ -118,6 +136,17 @@ struct ts_event {
 			unsigned int mask;	/* the mask's value */
 			int global;		/* it is the global mask: a decision starts */
 		} check;
+		struct {
+			int type;		/* enum ts_cause_type */
+			int exit;		/* 1: it ends */
+			uint64_t key;		/* function address, IRQ number or vector */
+			uint64_t inst;		/* the work item, timer, IRQ or vector */
+			char name[TS_CAUSE_NAME];	/* an IRQ's name, "" none */
+		} cause;
+		struct {
+			uint64_t function;	/* the work function */
+			int target;		/* the CPU it was queued to run on */
+		} queue;
 	};
 };
 
@@ -129,5 +158,8 @@ int ts_retain_from_name(const char *name);
 int ts_retain_numbered_min(void);
 const char *ts_restart_name(int cause);
 const char *ts_sched_name(int sched);
+const char *ts_cause_type_name(int type);
+int ts_cause_type_from_name(const char *name);
+const char *ts_softirq_name(unsigned int vec);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TS_KSYM_MAX	(256 + 1)	/* the callers the analysis keeps, and the tick */
+#define TS_KSYM_MAX	(512 + 1)	/* the symbols the analysis keeps, and the tick */
 #define TS_KSYM_NAME	128
 
 struct ts_ksym {

@@ -77,6 +77,31 @@ int ts_task_order(const struct ts_cpu *c, int *order)
 	return c->nr_tasks;
 }
 
+/* Causes by most entries, then by type and key: an order that is the same every run. */
+static int by_cause_count(const void *a, const void *b, void *ctx)
+{
+	const struct ts_cpu *c = ctx;
+	const struct ts_cause *x = &c->causes[*(const int *)a];
+	const struct ts_cause *y = &c->causes[*(const int *)b];
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	if (x->queued != y->queued)
+		return x->queued < y->queued ? 1 : -1;
+	if (x->type != y->type)
+		return x->type - y->type;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* ts_cause_order - indexes of a CPU's causes, most entries first */
+int ts_cause_order(const struct ts_cpu *c, int *order)
+{
+	for (int i = 0; i < c->nr_causes; i++)
+		order[i] = i;
+	qsort_r(order, c->nr_causes, sizeof(int), by_cause_count, (void *)c);
+	return c->nr_causes;
+}
+
 /*
  * Culprits by CPU and most sets first, then by what they are, so that the
  * order does not depend on the order the CPUs' events were read in.

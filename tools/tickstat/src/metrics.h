@@ -31,5 +31,6 @@ void ts_metrics_of(const struct ts_analysis *an, const struct ts_cpu *c, struct 
 int ts_reason_order(const struct ts_cpu *c, int *order);
 int ts_culprit_order(const struct ts_analysis *an, int *order);
 int ts_task_order(const struct ts_cpu *c, int *order);
+int ts_cause_order(const struct ts_cpu *c, int *order);
 
 #endif

@@ -113,3 +113,38 @@ const char *ts_sched_name(int sched)
 		return sched_names[sched];
 	return number_name("SCHED_", sched);
 }
+
+static const char * const cause_type_names[TS_NR_CAUSE_TYPES] = {
+	"work", "timer", "hrtimer", "irq", "softirq",
+};
+
+/* ts_cause_type_name - the name of a cause type (enum ts_cause_type) */
+const char *ts_cause_type_name(int type)
+{
+	if (type >= 0 && type < TS_NR_CAUSE_TYPES)
+		return cause_type_names[type];
+	return number_name("CAUSE", type);
+}
+
+/* ts_cause_type_from_name - a cause type by name, or -1 */
+int ts_cause_type_from_name(const char *name)
+{
+	for (int i = 0; i < TS_NR_CAUSE_TYPES; i++)
+		if (!strcmp(name, cause_type_names[i]))
+			return i;
+	return -1;
+}
+
+/* softirq vectors, as include/linux/interrupt.h numbers them since 4.x */
+static const char * const softirq_names[] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
+	"HRTIMER", "RCU",
+};
+
+/* ts_softirq_name - the name of a softirq vector; a number beyond them */
+const char *ts_softirq_name(unsigned int vec)
+{
+	if (vec < sizeof(softirq_names) / sizeof(softirq_names[0]))
+		return softirq_names[vec];
+	return number_name("SOFTIRQ", vec);
+}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "causeout.h"
 #include "metrics.h"
 #include "output.h"
 #include "text.h"
@@ -25,18 +26,7 @@ static const char *pct(char *buf, size_t len, double share)
 	return buf;
 }
 
-static const char *dur(char *buf, size_t len, uint64_t ns)
-{
-	if (ns >= 1000000000ULL)
-		snprintf(buf, len, "%.3fs", ns / 1e9);
-	else if (ns >= 1000000ULL)
-		snprintf(buf, len, "%.3fms", ns / 1e6);
-	else if (ns >= 1000ULL)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else
-		snprintf(buf, len, "%" PRIu64 "ns", ns);
-	return buf;
-}
+#define dur ts_text_dur
 
 static int from_probes(const struct ts_caps *c, int part)
 {
@@ -316,6 +306,7 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 	table_restarts(f, an);
 	table_culprits(f, an, o);
 	table_co_runners(f, an, o);
+	ts_table_causes(f, an, o->top);
 	if (an->overrun)
 		fprintf(f, "#\n# WARNING: the ring buffer overwrote %" PRIu64 " events\n", an->overrun);
 	if (an->bad_records || an->bad_pages)
@@ -574,6 +565,8 @@ static void json_cpu(FILE *f, const struct ts_analysis *an, const struct ts_cpu 
 	json_culprits(f, an, c->cpu);
 	fputc(',', f);
 	json_co_runners(f, an, c);
+	fputc(',', f);
+	ts_json_causes(f, an, c);
 	fprintf(f, ",\"lost_events\":%" PRIu64 ",\"lost_gaps_unknown_size\":%" PRIu64 "}",
 		c->lost_events, c->lost_unknown);
 }

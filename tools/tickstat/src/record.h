@@ -21,6 +21,7 @@ struct ts_record_opts {
 	int nr_extra;
 	char **command;			/* argv to run, or NULL */
 	int probes;			/* enum ts_probes_mode */
+	int no_causes;			/* --no-causes */
 };
 
 /* How the command ended. */

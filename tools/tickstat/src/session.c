@@ -57,6 +57,36 @@ static const struct optional_event events[] = {
 
 #define NR_EVENTS (int)(sizeof(events) / sizeof(events[0]))
 
+/*
+ * The causes' events (docs/metrics.md, "Causes"), on the monitored CPUs
+ * only: a filter on the CPU (the generic CPU field) keeps the housekeeping
+ * CPUs' work, timers and interrupts out of the buffers.  Work queued for a
+ * monitored CPU is seen on the CPU that queues it: its filter is on the
+ * target (the event's own cpu field).  hrtimer_expire_entry, the tick's
+ * event too, is in events[] (setup_events() widens its filter).
+ */
+struct cause_event {
+	const char *system;
+	const char *name;
+	int type;		/* enum ts_cause_type, -1 for the queue */
+	const char *cpu_field;
+};
+
+static const struct cause_event cause_events[] = {
+	{ "workqueue", "workqueue_execute_start", TS_CAUSE_WORK, "CPU" },
+	{ "workqueue", "workqueue_execute_end", TS_CAUSE_WORK, "CPU" },
+	{ "workqueue", "workqueue_queue_work", -1, "cpu" },
+	{ "timer", "timer_expire_entry", TS_CAUSE_TIMER, "CPU" },
+	{ "timer", "timer_expire_exit", TS_CAUSE_TIMER, "CPU" },
+	{ "timer", "hrtimer_expire_exit", TS_CAUSE_HRTIMER, "CPU" },
+	{ "irq", "irq_handler_entry", TS_CAUSE_IRQ, "CPU" },
+	{ "irq", "irq_handler_exit", TS_CAUSE_IRQ, "CPU" },
+	{ "irq", "softirq_entry", TS_CAUSE_SOFTIRQ, "CPU" },
+	{ "irq", "softirq_exit", TS_CAUSE_SOFTIRQ, "CPU" },
+};
+
+#define NR_CAUSE_EVENTS (int)(sizeof(cause_events) / sizeof(cause_events[0]))
+
 /* A growable text buffer for the META and END sections. */
 struct text {
 	char *buf;
@@ -334,6 +364,10 @@ struct ts_session {
 	cpu_set_t away;
 	char nohz[256];
 	int present[NR_EVENTS];
+	int cause_present[NR_CAUSE_EVENTS];
+	int causes;			/* record the causes (--no-causes: 0) */
+	int hrtimer_causes;		/* hrtimer_expire_entry passes the monitored CPUs' */
+	char cpu_filter[1024];		/* "CPU" on the monitored CPUs, FIELD for the field */
 	int marker_fd;
 	char *header_page, *header_event;
 	int header_page_len, header_event_len;
@@ -410,7 +444,94 @@ static void pin_here(struct ts_session *ss, int on)
 	sched_setaffinity(0, sizeof(one), &one);
 }
 
-/* Find the tick's hrtimer function; keep only its expiries. */
+/*
+ * cpu_filter - an event filter that passes the monitored CPUs only, on the
+ * field named: "(F >= 1 && F <= 3) || F == 5".  Returns 0, or -1 when the
+ * set is too scattered for the buffer.
+ */
+static int cpu_filter(const struct ts_cpuset *set, const char *field, char *buf, size_t len)
+{
+	size_t used = 0;
+	int n;
+
+	buf[0] = '\0';
+	for (int lo = 0; lo < TS_CPUSET_WORDS * 64; lo++) {
+		int hi = lo;
+
+		if (!ts_cpuset_has(set, lo))
+			continue;
+		while (hi + 1 < TS_CPUSET_WORDS * 64 && ts_cpuset_has(set, hi + 1))
+			hi++;
+		if (lo == hi)
+			n = snprintf(buf + used, len - used, "%s%s == %d", used ? " || " : "",
+				     field, lo);
+		else
+			n = snprintf(buf + used, len - used, "%s(%s >= %d && %s <= %d)",
+				     used ? " || " : "", field, lo, field, hi);
+		if (n < 0 || (size_t)n >= len - used)
+			return -1;
+		used += n;
+		lo = hi;
+	}
+	return used ? 0 : -1;
+}
+
+/* The cause types whose entries are enabled (bits of enum ts_cause_type). */
+static unsigned int causes_enabled(const struct ts_session *ss)
+{
+	unsigned int mask = 0;
+
+	if (!ss->causes)
+		return 0;
+	for (int i = 0; i < NR_CAUSE_EVENTS; i++)
+		if (ss->cause_present[i] && cause_events[i].type >= 0 &&
+		    strstr(cause_events[i].name, "exit") == NULL &&
+		    strstr(cause_events[i].name, "_end") == NULL)
+			mask |= 1u << cause_events[i].type;
+	/* hrtimers other than the tick's pass setup_events()' filter */
+	if (ss->hrtimer_causes)
+		mask |= 1u << TS_CAUSE_HRTIMER;
+	return mask;
+}
+
+/*
+ * setup_causes - find (enable 0) or enable (1) the causes' events, each
+ * filtered on the monitored CPUs.  A kernel without one records the rest;
+ * the report then says that cause is unknown.
+ */
+static int setup_causes(struct ts_session *ss, int enable)
+{
+	char filter[1100];
+
+	if (!ss->causes)
+		return 0;
+	for (int i = 0; i < NR_CAUSE_EVENTS; i++) {
+		const struct cause_event *e = &cause_events[i];
+
+		if (!enable) {
+			ss->cause_present[i] = tracefs_event_file_exists(NULL, e->system, e->name,
+									 "format");
+			if (!ss->cause_present[i])
+				continue;
+			if (cpu_filter(&ss->mon, e->cpu_field, filter, sizeof(filter)) ||
+			    tracefs_event_file_write(ss->inst, e->system, e->name, "filter",
+						     filter) < 0) {
+				/* unfiltered, it would load the housekeeping CPUs: leave it out */
+				err_msg("warning: cannot filter %s:%s on the monitored CPUs: not recorded\n",
+					e->system, e->name);
+				ss->cause_present[i] = 0;
+			}
+			continue;
+		}
+		if (ss->cause_present[i] && tracefs_event_enable(ss->inst, e->system, e->name)) {
+			err_msg("cannot enable %s:%s\n", e->system, e->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Find the tick's hrtimer function; keep only its expiries (and, for the causes, the monitored CPUs'). */
 static int setup_events(struct ts_session *ss, int enable)
 {
 	struct tracefs_instance *inst = ss->inst;
@@ -437,27 +558,40 @@ static int setup_events(struct ts_session *ss, int enable)
 			continue;
 		}
 		if (!strcmp(events[i].name, "hrtimer_expire_entry") && !enable) {
-			char filter[64];
+			char filter[1200], cpus[1100];
 
 			if (!ss->ksyms.tick_fn) {
 				ss->present[i] = 0;	/* cannot tell the tick's timer apart */
 				debug_msg("tickstat: no tick_sched_timer or tick_nohz_handler in /proc/kallsyms: tick count unknown\n");
 				continue;
 			}
-			/* only the tick's own timer: keeps the stream small */
-			snprintf(filter, sizeof(filter), "function == 0x%llx",
-				 (unsigned long long)ss->ksyms.tick_fn);
+			/*
+			 * only the tick's own timer, and for the causes every
+			 * expiry on the monitored CPUs: keeps the stream small
+			 */
+			ss->hrtimer_causes = ss->causes &&
+					     !cpu_filter(&ss->mon, "CPU", cpus, sizeof(cpus));
+			if (ss->hrtimer_causes)
+				snprintf(filter, sizeof(filter), "function == 0x%llx || %s",
+					 (unsigned long long)ss->ksyms.tick_fn, cpus);
+			else
+				snprintf(filter, sizeof(filter), "function == 0x%llx",
+					 (unsigned long long)ss->ksyms.tick_fn);
 			/* the decoder keeps only the tick's timer too: more data, same numbers */
 			if (tracefs_event_file_write(inst, events[i].system, events[i].name,
-						     "filter", filter) < 0)
+						     "filter", filter) < 0) {
 				err_msg("warning: cannot filter %s:%s on the tick's timer (%m): every hrtimer expiry is recorded\n",
 					events[i].system, events[i].name);
+				ss->hrtimer_causes = 0;
+			}
 		}
 		if (enable && tracefs_event_enable(inst, events[i].system, events[i].name)) {
 			err_msg("cannot enable %s:%s\n", events[i].system, events[i].name);
 			return -1;
 		}
 	}
+	if (setup_causes(ss, enable))
+		return -1;
 	return enable ? ts_probes_enable(&ss->probes, inst) : 0;
 }
 
@@ -527,6 +661,10 @@ static int save_formats(struct ts_session *ss, const struct ts_session_opts *o)
 	for (int i = 0; i < NR_EVENTS; i++)
 		if (ss->present[i] && add_format(ss, events[i].system, events[i].name))
 			return -1;
+	for (int i = 0; i < NR_CAUSE_EVENTS; i++)
+		if (ss->cause_present[i] &&
+		    add_format(ss, cause_events[i].system, cause_events[i].name))
+			return -1;
 	for (int i = 0; i < TS_NR_PROBES; i++)
 		if (ss->probes.dev[i] && add_format(ss, ss->probes.group, ts_probe_defs[i].event))
 			return -1;
@@ -558,6 +696,11 @@ static int extra_events(struct ts_session *ss, const struct ts_session_opts *o, 
 			for (int e = 0; e < NR_EVENTS; e++)
 				dup |= ss->present[e] && !strcmp(events[e].system, sys) &&
 				       !strcmp(events[e].name, names[k]);
+			/* recorded for the causes, on the monitored CPUs only */
+			for (int e = 0; e < NR_CAUSE_EVENTS; e++)
+				dup |= ss->cause_present[e] &&
+				       !strcmp(cause_events[e].system, sys) &&
+				       !strcmp(cause_events[e].name, names[k]);
 			n++;
 			if (dup)
 				continue;
@@ -685,6 +828,22 @@ static int setup_instance(struct ts_session *ss, const struct ts_session_opts *o
 	return setup_events(ss, 0) || place_probes(ss, o) ? -1 : 0;
 }
 
+/* " causes=work,irq,...": what the report may count (stream.c reads it) */
+static void causes_token(struct text *t, unsigned int mask)
+{
+	const char *sep = "=";
+
+	text_add(t, " causes");
+	if (!mask)
+		text_add(t, "=none");
+	for (int i = 0; i < TS_NR_CAUSE_TYPES; i++) {
+		if (mask & (1u << i)) {
+			text_add(t, "%s%s", sep, ts_cause_type_name(i));
+			sep = ",";
+		}
+	}
+}
+
 /*
  * Switch tracing on and write the start marks, all on one CPU: "start"
  * right away, so that it lands in the first page of that CPU (a reader
@@ -704,6 +863,7 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 	text_add(&t, "cpus=%s nohz_full=%s ", list, ss->nohz);
 	ts_cpuset_format(&ss->mon, list, sizeof(list));
 	text_add(&t, "monitored=%s", list);
+	causes_token(&t, causes_enabled(ss));
 	/* the boot, for the report's identity: none without /proc (it is then unknown) */
 	if (!read_file("/proc/sys/kernel/random/boot_id", list, sizeof(list))) {
 		list[strcspn(list, "\n")] = '\0';
@@ -757,6 +917,7 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 		return NULL;
 	}
 	ss->an = an;
+	ss->causes = o->causes;
 	ss->rd.nr = 0;
 	ss->marker_fd = -1;
 	ss->mark_cpu = -1;
@@ -998,29 +1159,21 @@ static void kallsyms_text(struct text *t, const struct ts_ksym_query *q)
 	}
 }
 
-/* Name the callers of tick dependencies, from /proc/kallsyms. */
+/* Name the callers of tick dependencies and the causes' functions, from /proc/kallsyms. */
 static void resolve_callers(struct ts_session *ss)
 {
 	struct ts_analysis *an = ss->an;
 	uint64_t tick = ss->ksyms.tick_fn;
+	struct ts_ksym_query *q = &ss->ksyms;
 
-	if (!an->nr_culprits)
+	if (!ts_analysis_want_symbols(an, NULL))
 		return;		/* the start's query has the tick's function */
-	ts_ksym_query_init(&ss->ksyms);
-	for (int i = 0; i < an->nr_culprits; i++)
-		ts_ksym_want(&ss->ksyms, an->culprits[i].caller);
-	ts_ksym_scan_file(&ss->ksyms, "/proc/kallsyms");
+	ts_ksym_query_init(q);
+	ts_analysis_want_symbols(an, q);
+	ts_ksym_scan_file(q, "/proc/kallsyms");
 	if (ss->ksyms.tick_fn != tick)
 		ss->ksyms.tick_fn = 0;	/* not the one we filtered on: leave it out */
-	for (int i = 0; i < an->nr_culprits; i++) {
-		const struct ts_ksym *s = ts_ksym_get(&ss->ksyms, an->culprits[i].caller);
-		char name[TS_KSYM_NAME + 24];
-
-		if (s) {
-			ts_ksym_format(s, name, sizeof(name));
-			ts_caller_set(an, an->culprits[i].caller, name);
-		}
-	}
+	ts_analysis_name_symbols(an, q);
 }
 
 static int write_file(struct ts_session *ss)

@@ -20,6 +20,7 @@ struct ts_session_opts {
 	const char **extra;		/* -e SYSTEM:EVENT: more events for the file */
 	int nr_extra;
 	int probes;			/* enum ts_probes_mode: kprobes on a stock kernel */
+	int causes;			/* record the causes' events on the monitored CPUs */
 };
 
 struct ts_session;

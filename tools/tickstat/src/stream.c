@@ -29,6 +29,13 @@ static const char * const wanted[][2] = {
 	{ "timer", "tick_stop" }, { "timer", "tick_retain" }, { "timer", "tick_restart" },
 	{ "timer", "tick_dep_set" }, { "timer", "tick_dep_clear" },
 	{ "timer", "hrtimer_expire_entry" }, { "sched", "sched_switch" }, { "ftrace", "print" },
+	/* the causes (decode.c) */
+	{ "workqueue", "workqueue_execute_start" }, { "workqueue", "workqueue_execute_end" },
+	{ "workqueue", "workqueue_queue_work" },
+	{ "timer", "timer_expire_entry" }, { "timer", "timer_expire_exit" },
+	{ "timer", "hrtimer_expire_exit" },
+	{ "irq", "irq_handler_entry" }, { "irq", "irq_handler_exit" },
+	{ "irq", "softirq_entry" }, { "irq", "softirq_exit" },
 };
 
 /* ts_stream_wants_event - does the analysis read this event? */
@@ -132,6 +139,31 @@ int ts_stream_ready(struct ts_stream *s)
 /* ---- marks ---- */
 
 /*
+ * causes=work,timer,...|none: the cause types the recorder enabled on the
+ * monitored CPUs.  A name this tickstat does not know is a newer
+ * recorder's: left out, not an error.
+ */
+static int causes_token(struct ts_analysis *an, char *v)
+{
+	char *name, *save = NULL;
+	int mask = 0, t;
+
+	if (!strcmp(v, "none")) {
+		ts_analysis_set_causes_recorded(an, 0);
+		return 0;
+	}
+	for (name = strtok_r(v, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		t = ts_cause_type_from_name(name);
+		if (t >= 0)
+			mask |= 1 << t;
+		else if (!*name)
+			return -1;
+	}
+	ts_analysis_set_causes_recorded(an, mask);
+	return 0;
+}
+
+/*
  * One "key=value" of a mark.  Unknown keys are ignored so that a newer
  * recorder can add some; bad values are errors.
  */
@@ -158,6 +190,8 @@ static int mark_token(struct ts_stream *s, char *tok)
 		return ts_parse_u64(v, &s->end_ns);
 	} else if (!strcmp(tok, "boot_id")) {
 		return ts_analysis_set_boot_id(an, v);
+	} else if (!strcmp(tok, "causes")) {
+		return causes_token(an, v);
 	} else if (!strcmp(tok, "nohz_full") || !strcmp(tok, "cpus") || !strcmp(tok, "monitored")) {
 		if (ts_cpuset_parse(&set, v))
 			return -1;
@@ -237,7 +271,7 @@ int ts_stream_mark(struct ts_stream *s, int cpu, const char *text, size_t len)
 	char buf[TS_MARK_MAX + 24], *tok, *save = NULL;
 	enum mark_kind kind;
 	size_t skip = 0;
-	int ret = 0, done_parts = 0;
+	int ret = 0, done_parts = 0, causes_said = 0;
 
 	while (len && (text[len - 1] == '\n' || text[len - 1] == '\0'))
 		len--;
@@ -271,9 +305,13 @@ int ts_stream_mark(struct ts_stream *s, int cpu, const char *text, size_t len)
 			else
 				ret = -1;
 		} else {
+			causes_said |= kind == MK_START && !strncmp(tok, "causes=", 7);
 			ret = mark_token(s, tok);
 		}
 	}
+	/* a recorder older than causes filtered hrtimer expiries on the tick's */
+	if (!ret && kind == MK_START && !causes_said)
+		ts_analysis_set_causes_recorded(s->an, 0);
 	if (!ret && kind == MK_DONE && done_parts != 3)
 		ret = -1;
 	if (ret)

@@ -9,6 +9,7 @@
  * JSON as \u00XX for control characters and U+FFFD for each byte that is
  * not part of a valid sequence.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "text.h"
@@ -148,4 +149,18 @@ void ts_csv_field(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/* ts_text_dur - a duration for people: 1.234s, 5.678ms, 9.1us, 12ns */
+const char *ts_text_dur(char *buf, size_t len, uint64_t ns)
+{
+	if (ns >= 1000000000ULL)
+		snprintf(buf, len, "%.3fs", ns / 1e9);
+	else if (ns >= 1000000ULL)
+		snprintf(buf, len, "%.3fms", ns / 1e6);
+	else if (ns >= 1000ULL)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	return buf;
 }

@@ -347,21 +347,6 @@ static void file_identity(struct reading *r)
 	ts_analysis_set_source_path(r->an, r->path);
 }
 
-static void name_callers(struct reading *r, struct ts_ksym_query *q)
-{
-	struct ts_analysis *an = r->an;
-
-	for (int i = 0; i < an->nr_culprits; i++) {
-		const struct ts_ksym *s = ts_ksym_get(q, an->culprits[i].caller);
-		char name[TS_KSYM_NAME + 24];
-
-		if (s && !ts_caller_get(an, an->culprits[i].caller)) {
-			ts_ksym_format(s, name, sizeof(name));
-			ts_caller_set(an, an->culprits[i].caller, name);
-		}
-	}
-}
-
 /* The index in the file's CPU table of the start marks' CPU, or -1. */
 static int start_index(const struct reading *r)
 {
@@ -442,11 +427,9 @@ static int read_all(struct reading *r)
 	}
 	if (r->s.have_start && check_marks(r))
 		goto out;
-	for (int i = 0; i < an->nr_culprits; i++)
-		ts_ksym_want(q, an->culprits[i].caller);
-	if (an->nr_culprits && scan_kallsyms(r, q))
+	if (ts_analysis_want_symbols(an, q) && scan_kallsyms(r, q))
 		goto out;
-	name_callers(r, q);
+	ts_analysis_name_symbols(an, q);
 	if (read_text(r, &r->df.cmdlines, 8, feed_cmdlines, &cl))
 		goto out;
 	if (cl.len)

@@ -885,6 +885,154 @@ static void test_co_runners(void)
 	ts_analysis_free(&an);
 }
 
+static void cause(int cpu, uint64_t ts, int type, int exit, uint64_t key, uint64_t inst)
+{
+	struct ts_event ev = { .kind = TS_EV_CAUSE, .cpu = cpu, .ts = ts, .pid = task[cpu],
+			       .cause = { .type = type, .exit = exit, .key = key, .inst = inst } };
+
+	if (type == TS_CAUSE_IRQ)
+		snprintf(ev.cause.name, sizeof(ev.cause.name), "dev%llu", (unsigned long long)key);
+	feed(&ev);
+}
+
+static const struct ts_cause *find_cause(const struct ts_cpu *c, int type, uint64_t key)
+{
+	for (int i = 0; i < c->nr_causes; i++)
+		if (c->causes[i].type == type && c->causes[i].key == key)
+			return &c->causes[i];
+	return NULL;
+}
+
+/*
+ * Causes: counted per function, IRQ or vector; whether the tick was
+ * stopped or running at entry; time from entry to the exit of the same
+ * instance, across nesting and the tick's own hrtimer exit; queued work.
+ */
+static void test_causes(void)
+{
+	const struct ts_cause *k;
+	struct ts_cpu *c;
+	char name[64];
+
+	start(0, 1);
+	an.caps.causes = (1u << TS_NR_CAUSE_TYPES) - 1;
+	an.caps.cause_exits = an.caps.causes;
+	an.caps.queue = 1;
+	ts_analysis_set_initial(&an, 1, TS_TICK_UNKNOWN, TS_IDLE_BUSY);
+	task[1] = 100;
+	/* stopped, then SCHED restarts it; it stops again at 100 ms */
+	stop_ok(1, 1 * MS);
+	stop_sched(1, 1 * MS + 500000);
+	restart(1, 1 * MS + 500000, TS_RESTART_DEPENDENCY);
+	/* work queued from CPU 0 by pid 7, run on CPU 1 while the tick runs */
+	feed(&(struct ts_event){ .kind = TS_EV_QUEUE, .cpu = 0, .ts = 2 * MS, .pid = 7,
+				 .queue = { .function = 0xf00, .target = 1 } });
+	cause(1, 3 * MS, TS_CAUSE_WORK, 0, 0xf00, 0xa1);
+	/* an IRQ inside the work item, and its softirq */
+	cause(1, 4 * MS, TS_CAUSE_IRQ, 0, 4, 4);
+	cause(1, 4 * MS + 10000, TS_CAUSE_IRQ, 1, 0, 4);
+	cause(1, 4 * MS + 20000, TS_CAUSE_SOFTIRQ, 0, 1, 1);
+	/* the tick's own hrtimer exit: its entry was not a cause, nothing pairs */
+	cause(1, 4 * MS + 25000, TS_CAUSE_HRTIMER, 1, 0, 0xdead);
+	cause(1, 4 * MS + 30000, TS_CAUSE_SOFTIRQ, 1, 0, 1);
+	cause(1, 5 * MS, TS_CAUSE_WORK, 1, 0, 0xa1);
+	stop_ok(1, 100 * MS);
+	/* with the tick stopped: an hrtimer twice, the IRQ once */
+	for (int i = 0; i < 2; i++) {
+		cause(1, (200 + i) * MS, TS_CAUSE_HRTIMER, 0, 0xb00, 0xc1);
+		cause(1, (200 + i) * MS + 5000, TS_CAUSE_HRTIMER, 1, 0, 0xc1);
+	}
+	cause(1, 300 * MS, TS_CAUSE_IRQ, 0, 4, 4);
+	cause(1, 300 * MS + 10000, TS_CAUSE_IRQ, 1, 0, 4);
+	/* an entry whose exit is lost in a gap: counted, never timed */
+	cause(1, 400 * MS, TS_CAUSE_TIMER, 0, 0xd00, 0xe1);
+	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 1, .ts = 401 * MS, .lost = { 3 } });
+	cause(1, 402 * MS, TS_CAUSE_TIMER, 1, 0, 0xe1);
+	ts_analysis_finish(&an, 1 * S);
+
+	c = an.cpus[1];
+	CU_ASSERT_EQUAL_FATAL(c->nr_causes, 5);
+	k = find_cause(c, TS_CAUSE_WORK, 0xf00);
+	CU_ASSERT_FATAL(k != NULL);
+	CU_ASSERT_EQUAL(k->count, 1);
+	CU_ASSERT_EQUAL(k->held, 1);
+	CU_ASSERT_EQUAL(k->stopped, 0);
+	CU_ASSERT_EQUAL(k->time_ns, 2 * MS);	/* nested interrupts included */
+	CU_ASSERT_EQUAL(k->queued, 1);
+	CU_ASSERT_EQUAL(k->queuer_pid, 7);
+	CU_ASSERT_EQUAL(k->queuer_cpu, 0);
+	k = find_cause(c, TS_CAUSE_IRQ, 4);
+	CU_ASSERT_FATAL(k != NULL);
+	CU_ASSERT_EQUAL(k->count, 2);
+	CU_ASSERT_EQUAL(k->held, 1);
+	CU_ASSERT_EQUAL(k->stopped, 1);
+	CU_ASSERT_EQUAL(k->timed, 2);
+	CU_ASSERT_EQUAL(k->time_ns, 20000);
+	ts_cause_name(&an, k, name, sizeof(name));
+	CU_ASSERT_STRING_EQUAL(name, "4 dev4");
+	k = find_cause(c, TS_CAUSE_SOFTIRQ, 1);
+	CU_ASSERT_FATAL(k != NULL);
+	CU_ASSERT_EQUAL(k->time_ns, 10000);
+	ts_cause_name(&an, k, name, sizeof(name));
+	CU_ASSERT_STRING_EQUAL(name, "TIMER");
+	k = find_cause(c, TS_CAUSE_HRTIMER, 0xb00);
+	CU_ASSERT_FATAL(k != NULL);
+	CU_ASSERT_EQUAL(k->count, 2);
+	CU_ASSERT_EQUAL(k->stopped, 2);
+	CU_ASSERT_EQUAL(k->time_ns, 10000);
+	ts_cause_name(&an, k, name, sizeof(name));
+	CU_ASSERT_STRING_EQUAL(name, "0xb00");	/* no symbol known: the address */
+	k = find_cause(c, TS_CAUSE_TIMER, 0xd00);
+	CU_ASSERT_FATAL(k != NULL);
+	CU_ASSERT_EQUAL(k->count, 1);
+	CU_ASSERT_EQUAL(k->timed, 0);
+	CU_ASSERT_EQUAL(k->time_ns, 0);
+	/* work queued for a CPU the source does not cover is not invented */
+	CU_ASSERT_PTR_NULL(an.cpus[5]);
+	ts_analysis_free(&an);
+}
+
+/* Causes beyond the table are summed per type; the known types follow the recorder. */
+static void test_causes_bounded(void)
+{
+	struct ts_cpu *c;
+	uint64_t total = 0;
+
+	start(0, 1);
+	an.caps.causes = 1u << TS_CAUSE_HRTIMER | 1u << TS_CAUSE_IRQ;
+	an.caps.cause_exits = an.caps.causes;
+	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	task[1] = 100;
+	for (int i = 0; i < TS_MAX_CAUSES + 10; i++)
+		for (int n = 0; n <= i % 3; n++)
+			cause(1, (uint64_t)(i * 10 + n + 1) * MS, TS_CAUSE_HRTIMER, 0,
+			      0x1000 + i, 0x1000 + i);
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[1];
+	CU_ASSERT_EQUAL(c->nr_causes, TS_MAX_CAUSES);
+	for (int i = 0; i < c->nr_causes; i++)
+		total += c->causes[i].count;
+	total += c->causes_other[TS_CAUSE_HRTIMER].count;
+	CU_ASSERT(c->causes_other[TS_CAUSE_HRTIMER].count > 0);
+	CU_ASSERT_EQUAL(c->causes_other[TS_CAUSE_HRTIMER].type, TS_CAUSE_HRTIMER);
+	/* every entry counted once, in the table or in "other" */
+	{
+		uint64_t want = 0;
+
+		for (int i = 0; i < TS_MAX_CAUSES + 10; i++)
+			want += i % 3 + 1;
+		CU_ASSERT_EQUAL(total, want);
+	}
+	CU_ASSERT_EQUAL(ts_analysis_causes_known(&an), an.caps.causes);
+	/* a tickstat recording made without causes: nothing is known */
+	ts_analysis_set_causes_recorded(&an, 0);
+	CU_ASSERT_EQUAL(ts_analysis_causes_known(&an), 0);
+	/* a recorder that enabled irq only */
+	ts_analysis_set_causes_recorded(&an, 1 << TS_CAUSE_IRQ);
+	CU_ASSERT_EQUAL(ts_analysis_causes_known(&an), 1u << TS_CAUSE_IRQ);
+	ts_analysis_free(&an);
+}
+
 /* A record too short for its format is a lost event, never silence. */
 static void test_bad_record(void)
 {
@@ -1841,6 +1989,8 @@ int main(int argc, char **argv)
 		{ "state: timeline in time order per CPU", test_timeline_order },
 		{ "state: an undecodable record is a lost event", test_bad_record },
 		{ "state: co-runners", test_co_runners },
+		{ "causes: counts, tick state, time, queued work", test_causes },
+		{ "causes: bounded, known per recorder", test_causes_bounded },
 		{ "state: unknown values named by number", test_unknown_values },
 		{ "check: pass, not applicable, no verdict", test_check },
 		{ "check: reason names", test_reason_spec },

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * causeout.c - the causes in the reports.
+ *
+ * A cause type the source cannot tell (its events are missing, or the
+ * recorder left them out) is printed as unknown, with why: never as zero.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "causeout.h"
+#include "metrics.h"
+#include "text.h"
+
+#define SAFE_LEN	(4 * 64 + 1)
+#define NAME_LEN	160	/* a symbol and its offset, an IRQ and its name */
+
+static const char * const cause_events[TS_NR_CAUSE_TYPES] = {
+	"workqueue:workqueue_execute_start", "timer:timer_expire_entry",
+	"timer:hrtimer_expire_entry", "irq:irq_handler_entry", "irq:softirq_entry",
+};
+
+/*
+ * ts_cause_unknown_why - why a cause type is unknown in this report, or
+ * NULL when it is known.
+ */
+const char *ts_cause_unknown_why(const struct ts_analysis *an, int type)
+{
+	static char buf[160];
+
+	if (ts_analysis_causes_known(an) & (1u << type))
+		return NULL;
+	if (an->caps.causes & (1u << type))
+		return "the recording was made without causes (--no-causes, or a tickstat before them)";
+	if (type == TS_CAUSE_HRTIMER && !an->caps.tick_expiry)
+		return "the tick's own hrtimer cannot be told apart (no hrtimer_expire_entry, or its function unknown)";
+	snprintf(buf, sizeof(buf), "the source has no %s events", cause_events[type]);
+	return buf;
+}
+
+/* The queuer of a work item: "comm(pid)@cpu", or "" */
+static const char *queuer(const struct ts_analysis *an, const struct ts_cause *k, char *buf,
+			  size_t len)
+{
+	char safe[SAFE_LEN];
+	const char *comm;
+
+	if (!k->queued || k->queuer_pid < 0) {
+		snprintf(buf, len, "%s", "");
+		return buf;
+	}
+	comm = ts_comm_get(an, k->queuer_pid);
+	snprintf(buf, len, "%s(%d)@%d", comm ? ts_text_safe(safe, sizeof(safe), comm) : "?",
+		 k->queuer_pid, k->queuer_cpu);
+	return buf;
+}
+
+static void table_row(FILE *f, const struct ts_analysis *an, int cpu, const struct ts_cause *k,
+		      const char *name)
+{
+	char t[16], q[24], by[SAFE_LEN + 32], safe[SAFE_LEN];
+
+	if (an->caps.cause_exits & (1u << k->type))
+		ts_text_dur(t, sizeof(t), k->time_ns);
+	else
+		snprintf(t, sizeof(t), "-");
+	if (k->type == TS_CAUSE_WORK && an->caps.queue)
+		snprintf(q, sizeof(q), "%" PRIu64, k->queued);
+	else
+		snprintf(q, sizeof(q), "-");
+	fprintf(f, "  %3d %-8s %-30s %8" PRIu64 " %8" PRIu64 " %10s %7s %s\n", cpu,
+		ts_cause_type_name(k->type), ts_text_safe(safe, sizeof(safe), name), k->count,
+		k->stopped, t, q, queuer(an, k, by, sizeof(by)));
+}
+
+/* "# unknown: work, irq causes: why", one line per reason */
+static void unknown_lines(FILE *f, const struct ts_analysis *an)
+{
+	unsigned int done = ts_analysis_causes_known(an);
+
+	for (int t = 0; t < TS_NR_CAUSE_TYPES; t++) {
+		char why[160];
+
+		if (done & (1u << t))
+			continue;
+		snprintf(why, sizeof(why), "%s", ts_cause_unknown_why(an, t));
+		fprintf(f, "# unknown: %s", ts_cause_type_name(t));
+		for (int u = t + 1; u < TS_NR_CAUSE_TYPES; u++) {
+			const char *w = ts_cause_unknown_why(an, u);
+
+			if (w && !strcmp(w, why)) {
+				fprintf(f, ", %s", ts_cause_type_name(u));
+				done |= 1u << u;
+			}
+		}
+		fprintf(f, " causes: %s\n", why);
+	}
+}
+
+/* ts_table_causes - the table's section: each CPU's causes, most entries first */
+void ts_table_causes(FILE *f, const struct ts_analysis *an, int top)
+{
+	unsigned int known = ts_analysis_causes_known(an);
+	int order[TS_MAX_CAUSES];
+	char name[NAME_LEN];
+
+	fprintf(f, "#\n# causes: what ran on the CPU besides its tasks (stopped: entries that found the tick stopped)\n");
+	unknown_lines(f, an);
+	if (!known)
+		return;
+	fprintf(f, "# %3s %-8s %-30s %8s %8s %10s %7s %s\n", "CPU", "kind", "cause", "count",
+		"stopped", "time", "queued", "queued by");
+	for (int i = 0; i < an->nr_cpus; i++) {
+		const struct ts_cpu *c = an->cpus[i];
+		int n, shown = 0;
+
+		if (!c || !c->active)
+			continue;
+		n = ts_cause_order(c, order);
+		for (int k = 0; k < n; k++) {
+			const struct ts_cause *e = &c->causes[order[k]];
+
+			if (!(known & (1u << e->type)) || shown++ >= top)
+				continue;
+			ts_cause_name(an, e, name, sizeof(name));
+			table_row(f, an, c->cpu, e, name);
+		}
+		if (shown > top)
+			fprintf(f, "  %3d (%d more not shown: --top)\n", c->cpu, shown - top);
+		for (int t = 0; t < TS_NR_CAUSE_TYPES; t++)
+			if ((known & (1u << t)) && c->causes_other[t].count)
+				table_row(f, an, c->cpu, &c->causes_other[t], "(other)");
+	}
+}
+
+static void json_cause(FILE *f, const struct ts_analysis *an, const struct ts_cause *k,
+		       int named)
+{
+	char name[NAME_LEN];
+
+	fputc('{', f);
+	if (named) {
+		ts_cause_name(an, k, name, sizeof(name));
+		fputs("\"name\":", f);
+		ts_json_string(f, name);
+		if (k->type == TS_CAUSE_IRQ)
+			fprintf(f, ",\"irq\":%" PRIu64 ",", k->key);
+		else if (k->type == TS_CAUSE_SOFTIRQ)
+			fprintf(f, ",\"vector\":%" PRIu64 ",", k->key);
+		else
+			fprintf(f, ",\"address\":\"0x%" PRIx64 "\",", k->key);
+	}
+	fprintf(f, "\"count\":%" PRIu64 ",\"while_stopped\":%" PRIu64 ",\"while_running\":%" PRIu64,
+		k->count, k->stopped, k->held);
+	if (an->caps.cause_exits & (1u << k->type))
+		fprintf(f, ",\"time_ns\":%" PRIu64 ",\"timed\":%" PRIu64, k->time_ns, k->timed);
+	else
+		fputs(",\"time_ns\":null,\"timed\":null", f);
+	if (k->type == TS_CAUSE_WORK) {
+		if (!an->caps.queue)
+			fputs(",\"queued\":null,\"queued_by\":null", f);
+		else if (!k->queued || k->queuer_pid < 0)
+			fprintf(f, ",\"queued\":%" PRIu64 ",\"queued_by\":null", k->queued);
+		else {
+			fprintf(f, ",\"queued\":%" PRIu64 ",\"queued_by\":{\"pid\":%d,\"comm\":",
+				k->queued, k->queuer_pid);
+			if (ts_comm_get(an, k->queuer_pid))
+				ts_json_string(f, ts_comm_get(an, k->queuer_pid));
+			else
+				fputs("null", f);
+			fprintf(f, ",\"cpu\":%d}", k->queuer_cpu);
+		}
+	}
+	fputc('}', f);
+}
+
+/*
+ * ts_json_causes - a CPU's "causes": per type, its items (most entries
+ * first) and "other" (beyond the table), or null when the type is unknown.
+ */
+void ts_json_causes(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c)
+{
+	unsigned int known = ts_analysis_causes_known(an);
+	int order[TS_MAX_CAUSES], n = ts_cause_order(c, order);
+
+	fputs("\"causes\":{", f);
+	for (int t = 0; t < TS_NR_CAUSE_TYPES; t++) {
+		int first = 1;
+
+		fprintf(f, "%s\"%s\":", t ? "," : "", ts_cause_type_name(t));
+		if (!(known & (1u << t))) {
+			fputs("null", f);
+			continue;
+		}
+		fputs("{\"items\":[", f);
+		for (int i = 0; i < n; i++) {
+			if (c->causes[order[i]].type != t)
+				continue;
+			if (!first)
+				fputc(',', f);
+			json_cause(f, an, &c->causes[order[i]], 1);
+			first = 0;
+		}
+		fputs("],\"other\":", f);
+		json_cause(f, an, &c->causes_other[t], 0);
+		fputc('}', f);
+	}
+	fputc('}', f);
+}
