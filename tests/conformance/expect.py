@@ -439,6 +439,13 @@ def check_timer_due(s: Scenario) -> None:
     if not m:
         raise ValueError("the test module did not report on mode timer")
     n = int(m.group(1))
+    # the cause below it: the module's timer function, as often as it fired
+    fired = s.module_report(r"tick_test: timer fired (\d+) times on CPU 2")
+    if not fired:
+        raise ValueError("the test module did not say how often its timer fired")
+    k = cause(s, 2, "timer", lambda k: k["name"] == "rearm")
+    s.expect(f"CPU2 timer rearm expiries (the module counted {fired.group(1)})",
+             k and k["count"] == int(fired.group(1)), int(fired.group(1)), k)
     if not n:
         s.not_produced("no decision on CPU 2 kept the tick while the module's timer was due "
                        "within a tick")
@@ -606,6 +613,48 @@ def check_load(s: Scenario) -> None:
         s.expect(f"{name} reported under load", name in seen, "present", sorted(seen))
 
 
+def cause(s: Scenario, n: int, kind: str, match: Callable[[dict], bool]) -> dict | None:
+    """CPU n's cause of that kind for which match() holds, or None."""
+    causes = s.cpu(n).get("causes", {}).get(kind)
+    s.expect(f"CPU{n} {kind} causes known", causes is not None, "known", causes)
+    return next((k for k in (causes or {}).get("items", []) if match(k)), None)
+
+
+def check_causes(s: Scenario) -> None:
+    """Each cause the scenario made, named on its CPU with the count made
+    (docs/scenarios/causes.md)."""
+    refreshes, sleeps = int(s.notes["refreshes"]), int(s.notes["sleeps"])
+    irq = int(s.notes["irq"])
+    # each sleep's hrtimer is a timer interrupt on CPU 2 that LOC counts
+    s.extra_loc = sleeps + 2
+    work = cause(s, 1, "work", lambda k: k["name"] == "refresh_vm_stats")
+    s.expect(f"CPU1 work refresh_vm_stats ran {refreshes} times", work and work["count"] == refreshes,
+             refreshes, work)
+    if work:
+        # queued by the writer of stat_refresh, from CPU 0 where the harness runs
+        s.expect(f"CPU1 refresh_vm_stats queued {refreshes} times from CPU 0",
+                 work["queued"] == refreshes and (work["queued_by"] or {}).get("cpu") == 0,
+                 f"{refreshes} from CPU 0", (work["queued"], work["queued_by"]))
+        s.expect("CPU1 refresh_vm_stats timed", work["time_ns"] and work["timed"] == refreshes,
+                 "time of every run", (work["time_ns"], work["timed"]))
+    wake = cause(s, 2, "hrtimer", lambda k: k["name"] == "hrtimer_wakeup")
+    # each sleep arms one; a kernel thread sleeping on CPU 2 may add one
+    s.within(f"CPU2 hrtimer_wakeup expiries ({sleeps} sleeps)", sleeps, sleeps + 2,
+             wake["count"] if wake else None)
+    before = int((s.dir / "irq-before").read_text() or -1)
+    after = int((s.dir / "irq-after").read_text() or -1)
+    made = after - before
+    s.expect(f"IRQ {irq} interrupted CPU 3 (/proc/interrupts; effective affinity "
+             f"{(s.dir / 'irq-effective').read_text().strip()})", made > 0, "> 0", made)
+    dev = cause(s, 3, "irq", lambda k: k["irq"] == irq)
+    # /proc/interrupts is read inside the window, around the console lines:
+    # the window may hold one or two more (the reads' own output is a file)
+    s.within(f"CPU3 IRQ {irq} interrupts (/proc/interrupts: {made})", made, made + 2,
+             dev["count"] if dev else None)
+    s.expect(f"CPU3 IRQ {irq} named ttyS0", dev and dev["name"] == f"{irq} ttyS0",
+             f"{irq} ttyS0", dev and dev["name"])
+
+
 ISOLATED_APPEND = "nohz_full=1-3 rcu_nocbs=1-3"
 BOTH = ("patched", "stock")
 PATCHED = ("patched",)
@@ -637,6 +686,7 @@ SCENARIOS = {
     "softirq": Entry(check_softirq, PATCHED),
     "timer-softirq": Entry(check_timer_softirq, PATCHED),
     "load": Entry(check_load, BOTH),
+    "causes": Entry(check_causes, BOTH),
     "nohz-idle": Entry(check_nohz_idle, BOTH, "nohz=on"),
     "nohz-off": Entry(check_nohz_off, PATCHED, "nohz=off"),
     "boot-cpu": Entry(check_boot_cpu, BOTH, "nohz_full=0-3 rcu_nocbs=0-3"),

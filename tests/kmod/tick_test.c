@@ -234,8 +234,11 @@ static struct kretprobe next_event_probe = {
 	.maxactive = 8,
 };
 
+static atomic_t timer_fired;	/* runs of rearm(): tickstat's timer cause counts them */
+
 static void rearm(struct timer_list *t)
 {
+	atomic_inc(&timer_fired);
 	if (READ_ONCE(timer_stop) || !time_before(jiffies, timer_end))
 		return;
 	if (with_irq_work)
@@ -469,6 +472,8 @@ static int __init tick_test_init(void)
 		WRITE_ONCE(timer_stop, true);
 		del_timer_sync(&every_jiffy);
 		irq_work_sync(&lazy_work);
+		pr_info("tick_test: timer fired %d times on CPU %d\n", atomic_read(&timer_fired),
+			cpu);
 		if (!with_irq_work) {
 			unregister_kretprobe(&next_event_probe);
 			pr_info("tick_test: timer: %d decisions on CPU %d kept the tick with the timer due within a tick\n",

@@ -80,6 +80,9 @@ static int decl_ok(const char *d, const char *end)
 		} else if (isalpha((unsigned char)*p) || *p == '_') {
 			while (p < name - 1 && (isalnum((unsigned char)*p) || *p == '_'))
 				p++;
+			/* the type of a __data_loc string: "__data_loc char[] name" */
+			if (p + 2 <= name - 1 && p[0] == '[' && p[1] == ']')
+				p += 2;
 		} else {
 			return 0;
 		}
@@ -130,6 +133,8 @@ static const char * const known_fields[] = {
 	"reason", "delta_ns", "stopped_ns", "idle", "idle_loop", "cause", "scope", "target", "sched",
 	"caller", "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm",
 	"next_pid", "next_prio", "hrtimer", "now", "function", "ip", "buf",
+	/* the causes' events (decode.c) */
+	"work", "timer", "irq", "name", "vec",
 	/* tickstat's probe events (probedec.c), and prev_cpuN, onlineN */
 	"bit", "prev", "mask", "dep", "cpu", "mode", "tif", "softirq", "tdc", "full", "entry",
 	"ret",

@@ -19,6 +19,7 @@
 #include "analysis.h"
 #include "check.h"
 #include "decode.h"
+#include "format.h"
 #include "metrics.h"
 #include "ksym.h"
 #include "stream.h"
@@ -112,6 +113,120 @@ static void test_decode_tick_names(void)
 		tep_free(tep);
 		free(q);
 	}
+}
+
+/* the causes' formats as 6.1 writes them (a __data_loc string among them) */
+static const char irq_entry_fmt[] =
+	"name: irq_handler_entry\nID: 50\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n";
+static const char queue_fmt[] =
+	"name: workqueue_queue_work\nID: 51\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:void * work;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:__data_loc char[] workqueue;\toffset:24;\tsize:4;\tsigned:0;\n"
+	"\tfield:int req_cpu;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:int cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"work struct=%p\", REC->work\n";
+static const char work_start_fmt[] =
+	"name: workqueue_execute_start\nID: 52\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:void * work;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"work struct %p\", REC->work\n";
+
+/* Parse a format as a file's reader does: cleaned first (format.c). */
+static void parse_clean(struct tep_handle *tep, const char *fmt, const char *system)
+{
+	char *clean = ts_format_clean(fmt, strlen(fmt), 0);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(clean);
+	CU_ASSERT_EQUAL(tep_parse_event(tep, clean, strlen(clean), system), 0);
+	free(clean);
+}
+
+/*
+ * The causes' events decode to what they name: an IRQ with its
+ * __data_loc name (bounds-checked: a location past the record is a bad
+ * record), work queued for another CPU, a work item's function; a
+ * stream without the exits can count but not time.
+ */
+static void test_decode_causes(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	unsigned char irq[24] = { 50 }, queue[40] = { 51 }, work[24] = { 52 };
+	struct tep_record rec = { .ts = 1000, .cpu = 3 };
+	struct ts_decoder d = { 0 };
+	unsigned long long v;
+	struct ts_event ev;
+	struct ts_caps caps;
+	unsigned int loc;
+	int n;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
+	CU_ASSERT_EQUAL_FATAL(tep_parse_event(tep, tick_stop_fmt, strlen(tick_stop_fmt), "timer"), 0);
+	parse_clean(tep, irq_entry_fmt, "irq");
+	parse_clean(tep, queue_fmt, "workqueue");
+	parse_clean(tep, work_start_fmt, "workqueue");
+	CU_ASSERT_EQUAL_FATAL(ts_decoder_init(&d, tep, &caps), 0);
+	CU_ASSERT_EQUAL(caps.causes, 1u << TS_CAUSE_WORK | 1u << TS_CAUSE_IRQ);
+	CU_ASSERT_EQUAL(caps.cause_exits, 0);
+	CU_ASSERT(caps.queue);
+
+	n = 4;
+	memcpy(irq + 8, &n, 4);
+	loc = 16 | 6 << 16;		/* "ttyS0" and its NUL at offset 16 */
+	memcpy(irq + 12, &loc, 4);
+	memcpy(irq + 16, "ttyS0", 6);
+	rec.data = irq;
+	rec.size = sizeof(irq);
+	CU_ASSERT_EQUAL_FATAL(ts_decode(&d, &rec, &ev), 1);
+	CU_ASSERT_EQUAL(ev.kind, TS_EV_CAUSE);
+	CU_ASSERT_EQUAL(ev.cause.type, TS_CAUSE_IRQ);
+	CU_ASSERT_EQUAL(ev.cause.key, 4);
+	CU_ASSERT_EQUAL(ev.cause.exit, 0);
+	CU_ASSERT_STRING_EQUAL(ev.cause.name, "ttyS0");
+	loc = 20 | 6 << 16;		/* runs past the record */
+	memcpy(irq + 12, &loc, 4);
+	CU_ASSERT_EQUAL(ts_decode(&d, &rec, &ev), -1);
+
+	v = 0xffffffff81000300ULL;
+	memcpy(queue + 16, &v, 8);
+	n = 1;
+	memcpy(queue + 32, &n, 4);
+	rec.data = queue;
+	rec.size = sizeof(queue);
+	rec.cpu = 0;
+	CU_ASSERT_EQUAL_FATAL(ts_decode(&d, &rec, &ev), 1);
+	CU_ASSERT_EQUAL(ev.kind, TS_EV_QUEUE);
+	CU_ASSERT_EQUAL(ev.queue.function, v);
+	CU_ASSERT_EQUAL(ev.queue.target, 1);
+	CU_ASSERT_EQUAL(ev.cpu, 0);
+
+	v = 0xffff888001234000ULL;
+	memcpy(work + 8, &v, 8);
+	v = 0xffffffff81000300ULL;
+	memcpy(work + 16, &v, 8);
+	rec.data = work;
+	rec.size = sizeof(work);
+	CU_ASSERT_EQUAL_FATAL(ts_decode(&d, &rec, &ev), 1);
+	CU_ASSERT_EQUAL(ev.kind, TS_EV_CAUSE);
+	CU_ASSERT_EQUAL(ev.cause.type, TS_CAUSE_WORK);
+	CU_ASSERT_EQUAL(ev.cause.key, v);
+	CU_ASSERT_EQUAL(ev.cause.inst, 0xffff888001234000ULL);
+	tep_free(tep);
 }
 
 /* ---- histogram ---- */
@@ -1990,6 +2105,7 @@ int main(int argc, char **argv)
 		{ "state: an undecodable record is a lost event", test_bad_record },
 		{ "state: co-runners", test_co_runners },
 		{ "causes: counts, tick state, time, queued work", test_causes },
+		{ "causes: decoded from their events' formats", test_decode_causes },
 		{ "causes: bounded, known per recorder", test_causes_bounded },
 		{ "state: unknown values named by number", test_unknown_values },
 		{ "check: pass, not applicable, no verdict", test_check },
