@@ -149,3 +149,20 @@ void ts_csv_field(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+/*
+ * ts_xml_text - s in an XML attribute value or text (JUnit): the markup
+ * characters as entities.  Shared by check's and doctor's JUnit files.
+ */
+void ts_xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}

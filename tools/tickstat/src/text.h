@@ -15,5 +15,6 @@ int ts_utf8_len(const char *s, uint32_t *cp);
 const char *ts_text_safe(char *buf, size_t len, const char *s);
 void ts_json_string(FILE *f, const char *s);
 void ts_csv_field(FILE *f, const char *s);
+void ts_xml_text(FILE *f, const char *s);
 
 #endif
