@@ -136,6 +136,16 @@ const char *ts_cpus_text(const struct ts_cpuset *set, char *buf, size_t len)
 	return buf;
 }
 
+/* ts_cpus_named - "CPU 1" or "CPUs 1-3", for the messages */
+const char *ts_cpus_named(const struct ts_cpuset *set, char *buf, size_t len)
+{
+	char list[512];
+
+	ts_cpuset_format(set, list, sizeof(list));
+	snprintf(buf, len, "CPU%s %s", ts_cpuset_count(set) > 1 ? "s" : "", list);
+	return buf;
+}
+
 /* ts_audit_path - file under the root; file starts with '/' */
 char *ts_audit_path(const struct ts_audit *a, const char *file, char *buf, size_t len)
 {
@@ -529,11 +539,13 @@ static int read_basics(struct ts_audit *a)
 	if (!ts_audit_read_cpus(a, "/sys/devices/system/cpu/online", &a->online, raw,
 				sizeof(raw), 0))
 		a->have_online = 1;
-	/* as the kernel took them; the command line's when the file is absent */
-	if (ts_audit_read_cpus(a, "/sys/devices/system/cpu/nohz_full", &a->nohz_full, raw,
-			       sizeof(raw), TS_READ_OPTIONAL) &&
-	    ts_cmdline_param(a, "nohz_full", raw, sizeof(raw)))
-		ts_cpuset_parse(&a->nohz_full, raw);
+	/*
+	 * As the kernel took them: nohz_full exists with CONFIG_NO_HZ_FULL
+	 * only, and without it no CPU is nohz_full, whatever the command line
+	 * asks (ts_audit_cmdline says so).
+	 */
+	ts_audit_read_cpus(a, "/sys/devices/system/cpu/nohz_full", &a->nohz_full, raw,
+			   sizeof(raw), TS_READ_OPTIONAL);
 	ts_audit_read_cpus(a, "/sys/devices/system/cpu/isolated", &a->isolated, raw,
 			   sizeof(raw), 0);
 	a->isol = a->nohz_full;

@@ -138,6 +138,7 @@ void ts_finding_remedy(struct ts_finding *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 const char *ts_severity_name(enum ts_severity s);
 int ts_severity_parse(const char *s);
+const char *ts_cpus_named(const struct ts_cpuset *set, char *buf, size_t len);
 const char *ts_cpus_text(const struct ts_cpuset *set, char *buf, size_t len);
 
 /* the audit: ts_audit_run fills a; returns 0, -1 when it could not audit (said) */

@@ -93,7 +93,7 @@ static int parse_isolcpus(const char *val, struct ts_cpuset *cpus, int *domain, 
 
 static void cmdline_isolcpus(struct ts_audit *a)
 {
-	char val[512], sys[600], list[512], got[512];
+	char val[512], sys[600], list[512], got[512], named[600];
 	struct ts_cpuset asked, not_full;
 	int domain, nohz, managed;
 	struct ts_finding *f;
@@ -125,8 +125,8 @@ static void cmdline_isolcpus(struct ts_audit *a)
 	if (!ts_cpuset_empty(&not_full)) {
 		ts_cpuset_format(&not_full, list, sizeof(list));
 		f = ts_audit_add(a, "isolcpus-tick", &not_full,
-				 "CPUs %s are in isolcpus= but not in nohz_full: their tick never stops while a task runs",
-				 list);
+				 "%s in isolcpus= but not in nohz_full: their tick never stops while a task runs",
+				 ts_cpus_named(&not_full, named, sizeof(named)));
 		ts_finding_evidence(f, "/proc/cmdline", sys);
 		ts_cpuset_format(&a->nohz_full, got, sizeof(got));
 		ts_finding_evidence(f, CPU_SYS "/nohz_full", got[0] ? got : "(null)");
@@ -135,8 +135,8 @@ static void cmdline_isolcpus(struct ts_audit *a)
 	if (!managed) {
 		ts_cpuset_format(&asked, list, sizeof(list));
 		f = ts_audit_add(a, "isolcpus-no-managed-irq", &asked,
-				 "isolcpus= without managed_irq: the kernel may place managed (multiqueue) IRQs on CPUs %s",
-				 list);
+				 "isolcpus= without managed_irq: the kernel may place managed (multiqueue) IRQs on %s",
+				 ts_cpus_named(&asked, named, sizeof(named)));
 		ts_finding_evidence(f, "/proc/cmdline", sys);
 		ts_finding_remedy(f, "isolcpus=managed_irq,%s on the command line", val);
 	}
@@ -216,7 +216,7 @@ void ts_audit_housekeeping(struct ts_audit *a)
 void ts_audit_rcu(struct ts_audit *a)
 {
 	struct ts_cpuset nocbs = { 0 }, missing = { 0 }, implied = { 0 };
-	char val[512], list[512], ev[600];
+	char val[512], list[512], ev[600], named[600];
 	int have_nocbs, nocb_cpu, all;
 	struct ts_finding *f;
 
@@ -240,9 +240,9 @@ void ts_audit_rcu(struct ts_audit *a)
 	if (!ts_cpuset_empty(&missing)) {
 		ts_cpuset_format(&missing, list, sizeof(list));
 		f = ts_audit_add(a, "rcu-not-offloaded", &missing,
-				 nocb_cpu ? "RCU callbacks run on isolated CPUs %s: they are not in rcu_nocbs= or nohz_full="
-					  : "RCU callbacks run on isolated CPUs %s: the kernel cannot offload them",
-				 list);
+				 nocb_cpu ? "RCU callbacks run on isolated %s: not in rcu_nocbs= or nohz_full="
+					  : "RCU callbacks run on isolated %s: the kernel cannot offload them",
+				 ts_cpus_named(&missing, named, sizeof(named)));
 		ts_finding_evidence(f, "/proc/cmdline", ev);
 		if (!nocb_cpu)
 			ts_finding_evidence(f, a->config_file, "CONFIG_RCU_NOCB_CPU is not set");
@@ -252,8 +252,8 @@ void ts_audit_rcu(struct ts_audit *a)
 	if (!ts_cpuset_empty(&implied)) {
 		ts_cpuset_format(&implied, list, sizeof(list));
 		f = ts_audit_add(a, "rcu-offload-implied", &implied,
-				 "RCU callbacks of CPUs %s are offloaded because they are nohz_full, not by rcu_nocbs=",
-				 list);
+				 "RCU callbacks of %s are offloaded because nohz_full= implies it, not by rcu_nocbs=",
+				 ts_cpus_named(&implied, named, sizeof(named)));
 		ts_finding_evidence(f, "/proc/cmdline", ev);
 		ts_finding_remedy(f, "rcu_nocbs=%s on the command line, to say so", list);
 	}
@@ -337,20 +337,22 @@ void ts_audit_clock(struct ts_audit *a)
 	if (!has_flag(flags, "tsc"))
 		return;
 	a->x86 = 1;
-	if (!has_flag(flags, "constant_tsc") || !has_flag(flags, "nonstop_tsc")) {
+	/*
+	 * Without constant_tsc, and without tsc=reliable, the kernel finds
+	 * the TSCs of a multi-CPU non-Intel machine unsynchronized
+	 * (unsynchronized_tsc()) and marks the TSC unstable; without
+	 * nonstop_tsc the TSC stops in deep idle.  tsc=reliable is the
+	 * usual answer of a virtual machine whose vCPUs lack the flags.
+	 */
+	if (!reliable && (!has_flag(flags, "constant_tsc") || !has_flag(flags, "nonstop_tsc"))) {
 		f = ts_audit_add(a, "tsc-flags", NULL,
 				 "the CPU lacks %s: the kernel may find the TSC unstable (frequency changes, stops in deep idle), and CLOCK_UNSTABLE then holds the tick",
 				 !has_flag(flags, "constant_tsc") ?
 				 (!has_flag(flags, "nonstop_tsc") ? "constant_tsc and nonstop_tsc"
 								  : "constant_tsc")
 				 : "nonstop_tsc");
-		/* a virtual CPU often lacks the flags; tsc=reliable is the usual answer */
-		if (reliable)
-			snprintf(f->message + strlen(f->message),
-				 sizeof(f->message) - strlen(f->message),
-				 " (tsc=reliable is given)");
 		ts_finding_evidence(f, "/proc/cpuinfo", "flags without constant_tsc/nonstop_tsc");
-		ts_finding_remedy(f, "a CPU (or a virtual CPU model, -cpu host) with invariant TSC; a recording's CLOCK_UNSTABLE reason shows whether it matters");
+		ts_finding_remedy(f, "a CPU (or virtual CPU model) with an invariant TSC; tsc=reliable where the TSC is known to be synchronised; a recording's CLOCK_UNSTABLE reason shows whether it matters");
 	}
 }
 
@@ -358,6 +360,7 @@ void ts_audit_clock(struct ts_audit *a)
 void ts_audit_cpuidle(struct ts_audit *a)
 {
 	char val[64], drv[64], gov[64], ev[200];
+	const char *gfile;
 	struct ts_finding *f;
 
 	if (ts_cmdline_param(a, "idle", val, sizeof(val)) && !strcmp(val, "poll")) {
@@ -369,10 +372,12 @@ void ts_audit_cpuidle(struct ts_audit *a)
 	if (ts_audit_read_line(a, CPU_SYS "/cpuidle/current_driver", drv, sizeof(drv), 0))
 		return;
 	/* current_governor_ro is read-only; current_governor exists with cpuidle_sysfs_switch (and from 5.x always) */
-	if (ts_audit_read_line(a, CPU_SYS "/cpuidle/current_governor_ro", gov, sizeof(gov),
-			       TS_READ_OPTIONAL) &&
-	    ts_audit_read_line(a, CPU_SYS "/cpuidle/current_governor", gov, sizeof(gov), 0))
-		snprintf(gov, sizeof(gov), "unknown");
+	gfile = CPU_SYS "/cpuidle/current_governor_ro";
+	if (ts_audit_read_line(a, gfile, gov, sizeof(gov), TS_READ_OPTIONAL)) {
+		gfile = CPU_SYS "/cpuidle/current_governor";
+		if (ts_audit_read_line(a, gfile, gov, sizeof(gov), 0))
+			snprintf(gov, sizeof(gov), "unknown");
+	}
 	if (!strcmp(drv, "none"))
 		f = ts_audit_add(a, "cpuidle", NULL,
 				 "no cpuidle driver (governor %s unused): idle CPUs halt, and the idle loop stops the tick after one tick in idle (IDLE_LOOP)",
@@ -383,6 +388,6 @@ void ts_audit_cpuidle(struct ts_audit *a)
 				 drv, gov);
 	ts_finding_evidence(f, CPU_SYS "/cpuidle/current_driver", drv);
 	snprintf(ev, sizeof(ev), "%s", gov);
-	ts_finding_evidence(f, CPU_SYS "/cpuidle/current_governor_ro", ev);
+	ts_finding_evidence(f, gfile, ev);
 	ts_finding_remedy(f, "nothing to change; with the haltpoll governor, idle CPUs poll first (guest_halt_poll_ns)");
 }

@@ -255,9 +255,9 @@ void ts_audit_workqueues(struct ts_audit *a)
 	    ts_audit_read_mask(a, file, &mask, raw, sizeof(raw), 0) ||
 	    !intersect(&mask, &a->isol, &on))
 		return;
-	ts_cpuset_format(&on, list, sizeof(list));
 	f = ts_audit_add(a, "workqueue-cpumask", &on,
-			 "unbound workqueues may run their work on isolated CPUs %s", list);
+			 "unbound workqueues may run their work on isolated %s",
+			 ts_cpus_named(&on, list, sizeof(list)));
 	ts_finding_evidence(f, file, raw);
 	hk = a->housekeeping.bits[0];
 	if (hk && ts_cpuset_max(&a->housekeeping) < 64)
@@ -425,9 +425,9 @@ static void quota_findings(struct ts_audit *a, struct quota *qs, int nq)
 		char cpus[256];
 
 		f = ts_audit_add(a, "cgroup-cpu-quota", &qs[i].cpus,
-				 "%d task%s allowed on isolated CPUs %s (first: %d %s) %s in cgroup %s, whose cpu.max is %s: the CFS bandwidth timer keeps the tick while they run",
+				 "%d task%s allowed on isolated %s (first: %d %s) %s in cgroup %s, whose cpu.max is %s: the CFS bandwidth timer keeps the tick while they run",
 				 qs[i].nr_tasks, qs[i].nr_tasks > 1 ? "s" : "",
-				 ts_cpus_text(&qs[i].cpus, cpus, sizeof(cpus)), qs[i].pid,
+				 ts_cpus_named(&qs[i].cpus, cpus, sizeof(cpus)), qs[i].pid,
 				 qs[i].comm, qs[i].nr_tasks > 1 ? "are" : "is", qs[i].cgroup,
 				 qs[i].value);
 		ts_finding_evidence(f, qs[i].file, qs[i].value);
@@ -499,10 +499,10 @@ void ts_audit_tasks(struct ts_audit *a)
 		char list[256];
 		struct ts_finding *f;
 
-		ts_cpuset_format(&k.per_cpu, list, sizeof(list));
 		f = ts_audit_add(a, "kthread-per-cpu", &k.per_cpu,
-				 "%d per-CPU kernel threads are bound to isolated CPUs %s (%s%s): expected, they run only when work is queued there",
-				 k.nr_per_cpu, list, k.names, k.nr_per_cpu > 6 ? " ..." : "");
+				 "%d per-CPU kernel thread%s bound to isolated %s (%s%s): expected, they run only when work is queued there",
+				 k.nr_per_cpu, k.nr_per_cpu > 1 ? "s are" : " is",
+				 ts_cpus_named(&k.per_cpu, list, sizeof(list)), k.names, k.nr_per_cpu > 6 ? " ..." : "");
 		ts_finding_evidence(f, "/proc/PID/status", "Cpus_allowed_list: one CPU");
 		ts_finding_remedy(f, "nothing; a recording names the ones that ran (co-runners)");
 	}
@@ -620,10 +620,9 @@ void ts_audit_fair_server(struct ts_audit *a)
 	}
 	if (ts_cpuset_empty(&with))
 		return;
-	ts_cpuset_format(&with, list, sizeof(list));
 	f = ts_audit_add(a, "fair-server", &with,
-			 "the fair server has %s ns of runtime on isolated CPUs %s: an RT task there yields to CFS tasks, and the server's timer fires",
-			 first_raw, list);
+			 "the fair server has %s ns of runtime on isolated %s: an RT task there yields to CFS tasks, and the server's timer fires",
+			 first_raw, ts_cpus_named(&with, list, sizeof(list)));
 	ts_finding_evidence(f, first_file, first_raw);
 	ts_finding_remedy(f, "echo 0 > /sys/kernel/debug/sched/fair_server/cpuN/runtime for each isolated CPU, if they run RT tasks alone");
 }
