@@ -22,6 +22,10 @@ void ts_audit_config(struct ts_audit *a)
 		f = ts_audit_add(a, "config-unread", NULL,
 				 "neither /boot/config-%s nor /proc/config.gz could be read: the config checks were not made",
 				 a->release);
+		for (int i = 0; i < a->nr_unread; i++)
+			if (!strncmp(a->unread[i].file, "/boot/config-", 13) ||
+			    !strcmp(a->unread[i].file, "/proc/config.gz"))
+				ts_finding_evidence(f, a->unread[i].file, a->unread[i].error);
 		ts_finding_remedy(f, "build with CONFIG_IKCONFIG_PROC=y, or install the config as /boot/config-%s",
 				  a->release);
 		return;
