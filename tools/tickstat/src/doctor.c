@@ -241,6 +241,16 @@ static void json_kv(FILE *out, const char *key, const char *val, const char *sep
 	fputs(sep, out);
 }
 
+/* a string that may be absent: null, not "" (null means not known or not given) */
+static void json_kv_null(FILE *out, const char *key, const char *val, const char *sep)
+{
+	if (val[0]) {
+		json_kv(out, key, val, sep);
+		return;
+	}
+	fprintf(out, "\"%s\": null%s", key, sep);
+}
+
 static void json_cpus(FILE *out, const char *key, const struct ts_cpuset *set, const char *sep)
 {
 	char buf[512];
@@ -278,8 +288,8 @@ static void json_finding(FILE *out, const struct ts_finding *f)
 	else
 		fputs("null", out);
 	fputs(", ", out);
-	json_kv(out, "name", f->key.name, ", ");
-	json_kv(out, "cgroup", f->key.cgroup, " },\n      ");
+	json_kv_null(out, "name", f->key.name, ", ");
+	json_kv_null(out, "cgroup", f->key.cgroup, " },\n      ");
 	fputs("\"seen\": ", out);
 	if (f->seen >= 0)
 		fprintf(out, "%lld", (long long)f->seen);
@@ -296,7 +306,7 @@ static void print_json(FILE *out, const struct ts_audit *a, const int *idx, int 
 	fputs("{\n  ", out);
 	json_kv(out, "schema", TS_DOCTOR_SCHEMA, ",\n  ");
 	json_kv(out, "root", a->root[0] ? a->root : "/", ", ");
-	json_kv(out, "kernel", a->release, ",\n  ");
+	json_kv_null(out, "kernel", a->release, ",\n  ");
 	json_kv(out, "cmdline", a->cmdline, ",\n  ");
 	fputs("\"cpus\": { ", out);
 	json_cpus(out, "online", &a->online, ", ");
