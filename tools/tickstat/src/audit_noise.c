@@ -163,7 +163,7 @@ static void irq_default(struct ts_audit *a)
  */
 void ts_audit_irqs(struct ts_audit *a)
 {
-	static char interrupts[1 << 18];
+	static char interrupts[1 << 22];	/* 4 MiB: a line per IRQ, a column per CPU */
 	struct ts_cpuset may = { 0 };
 	char hk[256], maylist[256], moved[512];
 	int *irqs, n, have_int, nmoved = 0;
@@ -296,9 +296,8 @@ static int read_task(struct ts_audit *a, const char *dir, int pid, struct task *
 	snprintf(t->comm, sizeof(t->comm), "%.*s", (int)(close - p - 1), p + 1);
 	/* state is field 3, flags field 9 */
 	p = close + 1;
-	for (field = 3; field < 9 && p; field++) {
+	for (field = 3; field < 9 && p; field++)
 		p = strchr(p + 1, ' ');
-	}
 	if (!p)
 		return -1;
 	t->flags = strtoul(p + 1, NULL, 10);
@@ -536,7 +535,7 @@ static void sysctl_finding(struct ts_audit *a, const char *id, const char *name,
 	ts_finding_remedy(f, "%s", remedy);
 }
 
-static void watchdog(struct ts_audit *a)
+static void lockup_watchdog(struct ts_audit *a)
 {
 	struct ts_cpuset mask, on;
 	char raw[64], mraw[256], list[256], nraw[64];
@@ -582,7 +581,7 @@ void ts_audit_sysctls(struct ts_audit *a)
 			       "sysctl vm.stat_interval=10",
 			       "vm.stat_interval is %s s: vmstat_update work is queued each second on CPUs whose counters changed",
 			       raw);
-	watchdog(a);
+	lockup_watchdog(a);
 	if (ts_audit_applies(a, "rt-throttling") &&
 	    !sysctl(a, "kernel.sched_rt_runtime_us", &v, raw, sizeof(raw)) && v >= 0)
 		sysctl_finding(a, "rt-throttling", "kernel.sched_rt_runtime_us", raw,
