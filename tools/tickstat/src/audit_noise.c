@@ -134,7 +134,8 @@ static int *numbered(struct ts_audit *a, const char *dir, int *n, int flags)
 		v[nr++] = atoi(d->d_name);
 	}
 	closedir(dp);
-	qsort(v, nr, sizeof(*v), cmp_int);
+	if (nr)
+		qsort(v, nr, sizeof(*v), cmp_int);
 	*n = nr;
 	return v ? v : calloc(1, sizeof(*v));
 }
