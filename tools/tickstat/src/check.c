@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "text.h"
 #include "metrics.h"
 
 void ts_check_opts_init(struct ts_check_opts *o)
@@ -508,19 +509,6 @@ void ts_verdict_table(FILE *f, const struct ts_verdict *v)
 		v->failed ? "FAIL" : "PASS", v->failed, v->nr);
 }
 
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
 /* ts_verdict_junit - JUnit XML: a testcase per CPU and threshold */
 void ts_verdict_junit(FILE *f, const struct ts_verdict *v)
 {
@@ -537,15 +525,15 @@ void ts_verdict_junit(FILE *f, const struct ts_verdict *v)
 		fprintf(f, "  <testcase classname=\"tickstat.cpu%d\" name=\"%s\">", it->cpu, it->name);
 		if (it->status == TS_FAIL) {
 			fputs("<failure message=\"", f);
-			xml_text(f, it->detail);
+			ts_xml_text(f, it->detail);
 			fputs("\"/>", f);
 		} else if (it->status == TS_NOT_APPLICABLE) {
 			fputs("<skipped message=\"", f);
-			xml_text(f, it->detail);
+			ts_xml_text(f, it->detail);
 			fputs("\"/>", f);
 		} else {
 			fputs("<system-out>", f);
-			xml_text(f, it->detail);
+			ts_xml_text(f, it->detail);
 			fputs("</system-out>", f);
 		}
 		fputs("</testcase>\n", f);

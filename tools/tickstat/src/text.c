@@ -164,3 +164,20 @@ const char *ts_text_dur(char *buf, size_t len, uint64_t ns)
 		snprintf(buf, len, "%" PRIu64 "ns", ns);
 	return buf;
 }
+
+/*
+ * ts_xml_text - s in an XML attribute value or text (JUnit): the markup
+ * characters as entities.  Shared by check's and doctor's JUnit files.
+ */
+void ts_xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}

@@ -16,5 +16,6 @@ const char *ts_text_safe(char *buf, size_t len, const char *s);
 void ts_json_string(FILE *f, const char *s);
 void ts_csv_field(FILE *f, const char *s);
 const char *ts_text_dur(char *buf, size_t len, uint64_t ns);
+void ts_xml_text(FILE *f, const char *s);
 
 #endif

@@ -6,6 +6,7 @@
  *   tickstat report FILE
  *   tickstat check [FILE | record options] THRESHOLDS
  *   tickstat monitor [--interval SECS] [--textfile PATH] [--listen ADDR:PORT] [-C CPUS]
+ *   tickstat doctor [--root DIR] [--json] [--junit FILE] [--fail-on LEVEL]
  *
  * Every option says where it applies (recording, reading a file, check
  * only); one that does not apply to what the command line asks for is an
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "doctor.h"
 #include "monitor.h"
 #include "record.h"
 #include "outfile.h"
@@ -68,6 +70,7 @@ static const char * const main_usage[] = {
 	"  report   report a tickstat recording or a trace-cmd trace.dat",
 	"  check    a CI verdict: thresholds per CPU, exit 0 pass, 2 fail, 1 error",
 	"  monitor  watch until stopped: cumulative counters for Prometheus",
+	"  doctor   audit this host's CPU isolation: exit 0 ready, 1 findings, 2 error",
 	"",
 	"'tickstat COMMAND --help' tells more; so does tickstat(1).",
 	NULL,
@@ -952,16 +955,20 @@ static int run_monitor(int argc, char **argv)
 
 /*
  * Every write error is an error: of standard output always (said once),
- * of standard error for record, report and check, whose messages are part
- * of what they answer (nothing can say it: the exit status does).  The
- * monitor's standard error is a log; losing it does not stop the counters.
+ * of standard error for record, report, check and doctor, whose messages
+ * are part of what they answer (nothing can say it: the exit status
+ * does).  The monitor's standard error is a log; losing it does not stop
+ * the counters.  doctor's error status is 2, the others' 1.
  */
-static int finish(int ret, int monitor)
+static int finish(int ret, const char *cmd)
 {
+	int monitor = cmd && !strcmp(cmd, command_names[CMD_MONITOR]);
+	int error = cmd && !strcmp(cmd, "doctor") ? ts_doctor_error() : TS_EXIT_ERROR;
+
 	if (ts_stdout_flush())
-		ret = TS_EXIT_ERROR;
+		ret = error;
 	if (!monitor && ferror(stderr) && ret == TS_EXIT_OK)
-		ret = TS_EXIT_ERROR;
+		ret = error;
 	return ret;
 }
 
@@ -985,6 +992,8 @@ static int dispatch(int argc, char **argv)
 			return run_command(c, argc - 1, argv + 1);
 	if (!strcmp(argv[1], command_names[CMD_MONITOR]))
 		return run_monitor(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "doctor"))
+		return ts_doctor(argc - 1, argv + 1);
 	err_msg("unknown command '%s'\n", argv[1]);
 	usage(stderr, main_usage, 0);
 	return TS_EXIT_ERROR;
@@ -998,6 +1007,5 @@ int main(int argc, char **argv)
 	 * The command record runs gets the default back (record.c).
 	 */
 	signal(SIGPIPE, SIG_IGN);
-	return finish(dispatch(argc, argv),
-		      argc > 1 && !strcmp(argv[1], command_names[CMD_MONITOR]));
+	return finish(dispatch(argc, argv), argc > 1 ? argv[1] : NULL);
 }
