@@ -1319,6 +1319,41 @@ void ts_analysis_name_symbols(struct ts_analysis *an, const struct ts_ksym_query
 	}
 }
 
+/*
+ * ts_analysis_set_quota - a co-runner's cgroup CPU quota (quota_us -1: none,
+ * "max").  Returns 0, or -1 for a bad value or a full table.
+ */
+int ts_analysis_set_quota(struct ts_analysis *an, int pid, int64_t quota_us, uint64_t period_us)
+{
+	struct ts_quota *q;
+
+	if (pid <= 0 || quota_us < -1 || (quota_us >= 0 && !period_us))
+		return -1;
+	for (int i = 0; i < an->nr_quotas; i++) {
+		if (an->quotas[i].pid == pid) {
+			an->quotas[i].quota_us = quota_us;
+			an->quotas[i].period_us = period_us;
+			return 0;
+		}
+	}
+	if (an->nr_quotas == TS_MAX_QUOTAS)
+		return -1;
+	q = &an->quotas[an->nr_quotas++];
+	q->pid = pid;
+	q->quota_us = quota_us;
+	q->period_us = period_us;
+	return 0;
+}
+
+/* ts_analysis_quota - a task's cgroup CPU quota as recorded, or NULL when unknown */
+const struct ts_quota *ts_analysis_quota(const struct ts_analysis *an, int pid)
+{
+	for (int i = 0; i < an->nr_quotas; i++)
+		if (an->quotas[i].pid == pid)
+			return &an->quotas[i];
+	return NULL;
+}
+
 /* ts_analysis_set_causes_recorded - the cause types a tickstat recorder enabled */
 void ts_analysis_set_causes_recorded(struct ts_analysis *an, int mask)
 {

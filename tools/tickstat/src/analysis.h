@@ -28,6 +28,7 @@ struct ts_cpuset;
 #define TS_MAX_CULPRITS		256
 #define TS_MAX_CALLERS		512	/* callers of dependencies, cause functions */
 #define TS_MAX_TASKS		64	/* co-runners kept per CPU; the rest is "other" */
+#define TS_MAX_QUOTAS		512	/* co-runners whose cgroup quota the recorder read */
 
 enum ts_tick_state { TS_TICK_UNKNOWN, TS_TICK_RUNNING, TS_TICK_STOPPED, TS_NR_TICK };
 enum ts_idle_state { TS_IDLE_UNKNOWN, TS_IDLE_BUSY, TS_IDLE_IDLE, TS_NR_IDLE };
@@ -319,6 +320,15 @@ struct ts_analysis {
 	 * expiries were only the tick's.
 	 */
 	int causes_recorded;
+
+	/*
+	 * The cgroup CPU quota of co-runners (cpu.max, the innermost limit on
+	 * the task's path), as the recorder read it at the end: since 6.6 a
+	 * task under a quota keeps its tick (SCHED with one task).  A pid
+	 * without an entry is unknown.
+	 */
+	struct ts_quota { int pid; int64_t quota_us; uint64_t period_us; } quotas[TS_MAX_QUOTAS];
+	int nr_quotas;
 };
 
 void ts_analysis_init(struct ts_analysis *an);
@@ -366,6 +376,8 @@ void ts_analysis_restart_interval(struct ts_analysis *an);
 int ts_analysis_trim_comms(struct ts_analysis *an);
 
 void ts_analysis_set_causes_recorded(struct ts_analysis *an, int mask);
+int ts_analysis_set_quota(struct ts_analysis *an, int pid, int64_t quota_us, uint64_t period_us);
+const struct ts_quota *ts_analysis_quota(const struct ts_analysis *an, int pid);
 unsigned int ts_analysis_causes_known(const struct ts_analysis *an);
 int ts_cause_name(const struct ts_analysis *an, const struct ts_cause *k, char *buf, size_t len);
 struct ts_ksym_query;

@@ -237,19 +237,39 @@ static void table_culprits(FILE *f, const struct ts_analysis *an, const struct t
 			an->culprits_dropped, TS_MAX_CULPRITS);
 }
 
+/*
+ * A co-runner's cgroup CPU quota for the table: "" when the recording has
+ * none of them, "-" unknown, "max", or QUOTA/PERIOD (us).
+ */
+static const char *quota_text(const struct ts_analysis *an, int pid, char *buf, size_t len)
+{
+	const struct ts_quota *q = ts_analysis_quota(an, pid);
+
+	if (!an->nr_quotas)
+		snprintf(buf, len, "%s", "");
+	else if (!q)
+		snprintf(buf, len, "  %s", "-");
+	else if (q->quota_us < 0)
+		snprintf(buf, len, "  %s", "max");
+	else
+		snprintf(buf, len, "  %" PRId64 "/%" PRIu64, q->quota_us, q->period_us);
+	return buf;
+}
+
 /* Tasks that ran while the tick ran: who shared the CPU when SCHED held it. */
 static void table_co_runners(FILE *f, const struct ts_analysis *an,
 			     const struct ts_output_opts *o)
 {
 	int order[TS_MAX_TASKS];
-	char held[16], sched[16], ran[16], task[SAFE_LEN + 16], safe[SAFE_LEN];
+	char held[16], sched[16], ran[16], task[SAFE_LEN + 16], safe[SAFE_LEN], quota[48];
 
 	fprintf(f, "#\n# tasks that ran while the tick ran (co-runners; SCHED: while SCHED held it)\n");
 	if (!an->caps.sched_switch) {
 		fprintf(f, "# unknown: no sched:sched_switch events\n");
 		return;
 	}
-	fprintf(f, "# %3s %-26s %10s %10s %10s\n", "CPU", "task", "held", "SCHED", "ran");
+	fprintf(f, "# %3s %-26s %10s %10s %10s%s\n", "CPU", "task", "held", "SCHED", "ran",
+		an->nr_quotas ? "  cpu.max (cgroup quota)" : "");
 	for (int i = 0; i < an->nr_cpus; i++) {
 		const struct ts_cpu *c = an->cpus[i];
 		int n, shown = 0;
@@ -267,9 +287,10 @@ static void table_co_runners(FILE *f, const struct ts_analysis *an,
 				continue;
 			snprintf(task, sizeof(task), "%s(%d)",
 				 comm ? ts_text_safe(safe, sizeof(safe), comm) : "?", t->pid);
-			fprintf(f, "  %3d %-26s %10s %10s %10s\n", c->cpu, task,
+			fprintf(f, "  %3d %-26s %10s %10s %10s%s\n", c->cpu, task,
 				dur(held, 16, t->held_ns), dur(sched, 16, t->sched_ns),
-				dur(ran, 16, t->run_ns));
+				dur(ran, 16, t->run_ns),
+				quota_text(an, t->pid, quota, sizeof(quota)));
 		}
 		more_not_shown(f, c->cpu, shown, o->top);
 		if (c->tasks_other.held_ns)
@@ -492,6 +513,18 @@ static void json_culprits(FILE *f, const struct ts_analysis *an, int cpu)
 	fputs("]", f);
 }
 
+/* ,"cpu_max": a co-runner's cgroup CPU quota, "max" without one, null unknown */
+static void json_quota(FILE *f, const struct ts_quota *q)
+{
+	if (!q)
+		fputs(",\"cpu_max\":null", f);
+	else if (q->quota_us < 0)
+		fputs(",\"cpu_max\":\"max\"", f);
+	else
+		fprintf(f, ",\"cpu_max\":{\"quota_us\":%" PRId64 ",\"period_us\":%" PRIu64 "}",
+			q->quota_us, q->period_us);
+}
+
 /* The co-runners of a CPU, most time with the tick held first; null without switches. */
 static void json_co_runners(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c)
 {
@@ -511,8 +544,10 @@ static void json_co_runners(FILE *f, const struct ts_analysis *an, const struct 
 			json_str(f, ts_comm_get(an, t->pid));
 		else
 			fputs("null", f);
-		fprintf(f, ",\"run_ns\":%" PRIu64 ",\"held_ns\":%" PRIu64 ",\"sched_ns\":%" PRIu64 "}",
+		fprintf(f, ",\"run_ns\":%" PRIu64 ",\"held_ns\":%" PRIu64 ",\"sched_ns\":%" PRIu64,
 			t->run_ns, t->held_ns, t->sched_ns);
+		json_quota(f, ts_analysis_quota(an, t->pid));
+		fputc('}', f);
 	}
 	fprintf(f, "],\"co_runners_other\":{\"run_ns\":%" PRIu64 ",\"held_ns\":%" PRIu64
 		",\"sched_ns\":%" PRIu64 "}", o->run_ns, o->held_ns, o->sched_ns);

@@ -31,6 +31,7 @@
 
 #include <zlib.h>
 
+#include "cgroup.h"
 #include "datwrite.h"
 #include "ksym.h"
 #include "probes.h"
@@ -1067,12 +1068,45 @@ static void add_comm(struct ts_analysis *an, int pid)
  * such pages after the counted ones.  Then "done", which counts and checks
  * the marks before it.
  */
+/*
+ * " quota.PID=QUOTA/PERIOD" (or =max) of each task that ran on a monitored
+ * CPU, as far as cgroup v2 tells (cgroup.c): the report explains a SCHED
+ * that one task held (6.6+).  Once per pid.
+ */
+static void quota_tokens(struct ts_session *ss, struct text *t)
+{
+	const struct ts_analysis *an = ss->an;
+	int said[TS_MAX_QUOTAS], nr = 0;
+
+	for (int c = 0; c < an->nr_cpus; c++) {
+		const struct ts_cpu *cpu = an->cpus[c];
+
+		for (int i = 0; cpu && cpu->active && i < cpu->nr_tasks && nr < TS_MAX_QUOTAS; i++) {
+			int pid = cpu->tasks[i].pid, seen = 0;
+			int64_t quota;
+			uint64_t period;
+
+			for (int k = 0; k < nr; k++)
+				seen |= said[k] == pid;
+			if (seen || ts_cgroup_cpu_max("", pid, &quota, &period))
+				continue;
+			said[nr++] = pid;
+			if (quota < 0)
+				text_add(t, " quota.%d=max", pid);
+			else
+				text_add(t, " quota.%d=%lld/%llu", pid, (long long)quota,
+					 (unsigned long long)period);
+		}
+	}
+}
+
 static int end_marks(struct ts_session *ss, uint64_t end)
 {
 	struct text t = { 0 };
 	int ret = -1;
 
 	text_add(&t, "end_ns=%llu", (unsigned long long)end);
+	quota_tokens(ss, &t);
 	for (int c = 0; c < TS_MAX_CPUS; c++) {
 		char *stats, *p, path[64];
 		unsigned long long n;

@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,6 +165,29 @@ static int causes_token(struct ts_analysis *an, char *v)
 }
 
 /*
+ * quota.PID=QUOTA/PERIOD (microseconds) or quota.PID=max: a co-runner's
+ * cgroup CPU quota, read by the recorder at the end.  A full table drops
+ * the rest (unknown), never the mark.
+ */
+static int quota_token(struct ts_analysis *an, int pid, const char *v)
+{
+	unsigned long long quota, period;
+	int end = 0;
+
+	if (pid <= 0)
+		return -1;
+	if (!strcmp(v, "max")) {
+		ts_analysis_set_quota(an, pid, -1, 0);
+		return 0;
+	}
+	if (sscanf(v, "%llu/%llu%n", &quota, &period, &end) != 2 || v[end] || !period ||
+	    quota > INT64_MAX)
+		return -1;
+	ts_analysis_set_quota(an, pid, (int64_t)quota, period);
+	return 0;
+}
+
+/*
  * One "key=value" of a mark.  Unknown keys are ignored so that a newer
  * recorder can add some; bad values are errors.
  */
@@ -219,6 +243,8 @@ static int mark_token(struct ts_stream *s, char *tok)
 		s->initial_count++;
 	} else if (!strcmp(tok, "initial")) {
 		return ts_parse_u64(v, &n) || n != (uint64_t)s->initial_count ? -1 : 0;
+	} else if (sscanf(tok, "quota.%d", &cpu) == 1) {
+		return quota_token(an, cpu, v);
 	} else if (sscanf(tok, "overrun.%d", &cpu) == 1) {
 		if (ts_parse_u64(v, &n))
 			return -1;

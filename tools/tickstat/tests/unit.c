@@ -1682,6 +1682,70 @@ static void test_mark_boot_id(void)
 	}
 }
 
+/*
+ * The marks' cause types and co-runner quotas: a start mark without causes
+ * (an older recorder) counts none; a quota is QUOTA/PERIOD or max, and a
+ * bad one makes the mark one that does not parse.
+ */
+static void test_mark_causes_quotas(void)
+{
+	static const struct {
+		const char *tokens;
+		int ok;
+		int causes;		/* causes_recorded after a start mark */
+	} starts[] = {
+		{ "", 1, 0 },
+		{ " causes=none", 1, 0 },
+		{ " causes=work,irq", 1, 1 << TS_CAUSE_WORK | 1 << TS_CAUSE_IRQ },
+		{ " causes=work,newer", 1, 1 << TS_CAUSE_WORK },	/* a newer recorder's type */
+		{ " causes=work,,irq", 1, 1 << TS_CAUSE_WORK | 1 << TS_CAUSE_IRQ },
+	};
+	static const struct {
+		const char *token;
+		int ok;
+		int64_t quota;
+		uint64_t period;
+	} quotas[] = {
+		{ "quota.66=50000/100000", 1, 50000, 100000 },
+		{ "quota.67=max", 1, -1, 0 },
+		{ "quota.68=50000/0", 0, 0, 0 },
+		{ "quota.69=50000", 0, 0, 0 },
+		{ "quota.0=max", 0, 0, 0 },
+		{ "quota.70=1/2x", 0, 0, 0 },
+	};
+	char mark[256];
+	struct ts_stream st;
+
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
+		ts_analysis_init(&an);
+		CU_ASSERT_EQUAL_FATAL(ts_stream_init(&st, &an, 4096, 8), 0);
+		snprintf(mark, sizeof(mark), TS_MARK_PREFIX "start: cpus=0-3 monitored=1-3%s",
+			 starts[i].tokens);
+		CU_ASSERT_EQUAL(ts_stream_mark(&st, 0, mark, strlen(mark)), starts[i].ok ? 0 : -1);
+		CU_ASSERT_EQUAL(an.causes_recorded, starts[i].causes);
+		ts_stream_free(&st);
+		ts_analysis_free(&an);
+	}
+	for (size_t i = 0; i < sizeof(quotas) / sizeof(quotas[0]); i++) {
+		const struct ts_quota *q;
+		int pid;
+
+		ts_analysis_init(&an);
+		CU_ASSERT_EQUAL_FATAL(ts_stream_init(&st, &an, 4096, 8), 0);
+		snprintf(mark, sizeof(mark), TS_MARK_PREFIX "end: end_ns=5 %s", quotas[i].token);
+		CU_ASSERT_EQUAL(ts_stream_mark(&st, 0, mark, strlen(mark)), quotas[i].ok ? 0 : -1);
+		CU_ASSERT_EQUAL(sscanf(quotas[i].token, "quota.%d", &pid), 1);
+		q = ts_analysis_quota(&an, pid);
+		CU_ASSERT_EQUAL(q != NULL, quotas[i].ok);
+		if (q && quotas[i].ok) {
+			CU_ASSERT_EQUAL(q->quota_us, quotas[i].quota);
+			CU_ASSERT_EQUAL(q->period_us, quotas[i].period);
+		}
+		ts_stream_free(&st);
+		ts_analysis_free(&an);
+	}
+}
+
 /* ---- readers on fixtures captured in the guest ---- */
 
 static int read_any(const char *path, struct ts_analysis *a, char *err)
@@ -2106,6 +2170,7 @@ int main(int argc, char **argv)
 		{ "state: co-runners", test_co_runners },
 		{ "causes: counts, tick state, time, queued work", test_causes },
 		{ "causes: decoded from their events' formats", test_decode_causes },
+		{ "marks: cause types recorded, co-runner quotas", test_mark_causes_quotas },
 		{ "causes: bounded, known per recorder", test_causes_bounded },
 		{ "state: unknown values named by number", test_unknown_values },
 		{ "check: pass, not applicable, no verdict", test_check },
