@@ -38,6 +38,9 @@ class Scenario:
         facts = folder.parent / "kernel"
         version = facts / "version"
         self.preempt_rt = version.exists() and "PREEMPT_RT" in version.read_text()
+        release = facts / "release"
+        self.release = tuple(int(x) for x in re.findall(r"\d+", release.read_text())[:2]) \
+            if release.exists() else (0, 0)
         fair = facts / "fair-server"
         self.fair_server = {int(cpu[3:]): int(ns) for cpu, ns in
                             (line.split() for line in fair.read_text().splitlines() if line)} \
@@ -655,6 +658,36 @@ def check_causes(s: Scenario) -> None:
              f"{irq} ttyS0", dev and dev["name"])
 
 
+def check_cpu_quota(s: Scenario) -> None:
+    """A lone task under a cpu.max quota: SCHED from 6.6 on, its quota named
+    (docs/scenarios/cpu-quota.md)."""
+    want = (s.dir / "cpu.max").read_text().split()
+    if want[0] == "no":
+        s.not_produced("this kernel has no cgroup v2 cpu controller")
+        return
+    spins = [t for t in s.cpu(1)["co_runners"] or [] if t["comm"] == "spin"]
+    s.expect("CPU1 ran spin", len(spins) == 1, 1, s.cpu(1)["co_runners"])
+    if not spins:
+        return
+    spin = spins[0]
+    s.expect(f"spin's cgroup quota named ({' '.join(want)})",
+             spin["cpu_max"] == {"quota_us": int(want[0]), "period_us": int(want[1])},
+             want, spin["cpu_max"])
+    # throttled half of each period: 0.75 s of its 1.5 s
+    s.within("spin's run time, 50% quota over 1.5 s (s)", 0.6, 0.95, spin["run_ns"] / 1e9)
+    c = s.cpu(1)
+    if s.release >= (6, 6):
+        # the whole run time with the tick held, SCHED with spin the only task
+        s.within("CPU1 SCHED held while spin ran (share of its run time)", 0.9, 1.0,
+                 spin["sched_ns"] / max(1, spin["run_ns"]))
+        others = [t for t in c["co_runners"] or [] if t["comm"] != "spin" and
+                  t["sched_ns"] > 0.05 * spin["sched_ns"]]
+        s.expect("CPU1 SCHED held with spin alone", not others, "no other task", others)
+    else:
+        s.within("CPU1 busy tickless share (no quota rule before 6.6)", 0.95, 1.0,
+                 c["busy_tickless_share"])
+
+
 ISOLATED_APPEND = "nohz_full=1-3 rcu_nocbs=1-3"
 BOTH = ("patched", "stock")
 PATCHED = ("patched",)
@@ -687,6 +720,7 @@ SCENARIOS = {
     "timer-softirq": Entry(check_timer_softirq, PATCHED),
     "load": Entry(check_load, BOTH),
     "causes": Entry(check_causes, BOTH),
+    "cpu-quota": Entry(check_cpu_quota, ("stock",)),
     "nohz-idle": Entry(check_nohz_idle, BOTH, "nohz=on"),
     "nohz-off": Entry(check_nohz_off, PATCHED, "nohz=off"),
     "boot-cpu": Entry(check_boot_cpu, BOTH, "nohz_full=0-3 rcu_nocbs=0-3"),

@@ -1,0 +1,21 @@
+# cpu-quota - a task alone on CPU 1 for 1.5 s inside a cgroup (v2) whose
+# cpu.max allows 50 ms per 100 ms.
+# Healthy: since Linux 6.6 the tick is kept while the task runs, though it
+# is alone (SCHED: cfs_task_bw_constrained()), and tickstat names the
+# task's quota as the cause; before 6.6 the tick stops as for a lone task.
+# The patched 6.1 guest kernel has no cgroups: Debian's kernels only.
+scenario_cpu_quota() {
+	cg=/sys/fs/cgroup
+	[ -f "$cg/cgroup.controllers" ] || mount -t cgroup2 none "$cg" 2>/dev/null
+	if ! grep -qw cpu "$cg/cgroup.controllers" 2>/dev/null; then
+		# the expectations say the condition was not produced
+		echo "no cgroup v2 cpu controller" > "$DIR/cpu.max"
+		record 3 -- spin -c 1 -d 1.5
+		return
+	fi
+	echo +cpu > "$cg/cgroup.subtree_control"
+	mkdir -p "$cg/quota"
+	echo "50000 100000" > "$cg/quota/cpu.max"
+	cat "$cg/quota/cpu.max" > "$DIR/cpu.max"
+	record 3 -- sh -c "echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 1 -d 1.5"
+}
