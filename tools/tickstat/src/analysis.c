@@ -665,6 +665,25 @@ static int snapshot_holds(const struct ts_analysis *an, uint64_t changed)
 }
 
 /* The tick part of the start is known: charge what was kept open. */
+/*
+ * The causes that began while the start's tick state was open found the
+ * state it settles to: nothing changed it in between (an event that could
+ * have settles it first).
+ */
+static void settle_causes(struct ts_cpu *c, enum ts_tick_state state)
+{
+	for (int i = 0; i < c->nr_causes + TS_NR_CAUSE_TYPES; i++) {
+		struct ts_cause *k = i < c->nr_causes ? &c->causes[i] :
+				     &c->causes_other[i - c->nr_causes];
+
+		if (state == TS_TICK_STOPPED)
+			k->stopped += k->open;
+		else if (state == TS_TICK_RUNNING)
+			k->held += k->open;
+		k->open = 0;
+	}
+}
+
 static void settle_tick(struct ts_analysis *an, struct ts_cpu *c, enum ts_tick_state state)
 {
 	const uint64_t *t = c->open_ticks;
@@ -696,6 +715,7 @@ static void settle_tick(struct ts_analysis *an, struct ts_cpu *c, enum ts_tick_s
 	c->nr_open_ticks = 0;
 	c->open_lead_ticks = 0;
 	c->open_tick_count = 0;
+	settle_causes(c, state);
 }
 
 /* The idle part of the start is known (pid: who ran, -1 unknown). */
@@ -1189,9 +1209,11 @@ static void cause_begins(struct ts_cpu *c, const struct ts_event *ev)
 	if (ev->cause.type == TS_CAUSE_IRQ && ev->cause.name[0])
 		memcpy(k->name, ev->cause.name, sizeof(k->name));
 	k->count++;
-	if (!c->tick_open && c->tick == TS_TICK_STOPPED)
+	if (c->tick_open)
+		k->open++;		/* settle_causes() tells, with the tick */
+	else if (c->tick == TS_TICK_STOPPED)
 		k->stopped++;
-	else if (!c->tick_open && c->tick == TS_TICK_RUNNING)
+	else if (c->tick == TS_TICK_RUNNING)
 		k->held++;
 	/* the oldest open entry makes room: its exit will find nothing */
 	if (c->nr_cause_open == TS_CAUSE_DEPTH) {

@@ -150,6 +150,7 @@ struct ts_cause {
 	uint64_t count;			/* entries in the window */
 	uint64_t stopped;		/* of them, with the tick stopped */
 	uint64_t held;			/* of them, with the tick running */
+	uint64_t open;			/* of them, while the start's tick state is open */
 	uint64_t timed;			/* entries whose exit came: time_ns is theirs */
 	uint64_t time_ns;
 	uint64_t queued;		/* work: queue_work calls aimed at this CPU */
