@@ -345,6 +345,14 @@ struct caller_name {
 	char name[TS_KSYM_NAME];
 };
 
+/* a co-runner's cgroup CPU quota, looked up once (look_up_quotas) */
+struct task_quota {
+	int pid;
+	int known;		/* 0: it could not be told (the task was gone) */
+	int64_t quota;		/* -1: none */
+	uint64_t period;
+};
+
 /* more than a query holds (TS_KSYM_MAX), so that one pass always fits */
 #define MAX_NAMED_CALLERS	(2 * TS_KSYM_MAX)
 
@@ -367,6 +375,8 @@ struct ts_session {
 	int present[NR_EVENTS];
 	int cause_present[NR_CAUSE_EVENTS];
 	int causes;			/* record the causes (--no-causes: 0) */
+	struct task_quota quotas[TS_MAX_QUOTAS];
+	int nr_quotas;
 	int hrtimer_causes;		/* hrtimer_expire_entry passes the monitored CPUs' */
 	char cpu_filter[1024];		/* "CPU" on the monitored CPUs, FIELD for the field */
 	int marker_fd;
@@ -901,6 +911,8 @@ out:
 	return ret;
 }
 
+static void task_seen(void *ctx, int cpu, int pid);
+
 /*
  * ts_session_start - set up the instance, take the start snapshot and
  * switch tracing on.  out, when set, gets the recording (a trace.dat;
@@ -944,6 +956,8 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 	}
 	ss->stream_ok = 1;
 	ss->s.tick_fn = ss->ksyms.tick_fn;
+	ss->s.task_seen = task_seen;
+	ss->s.task_seen_ctx = ss;
 	if (out) {
 		if (ts_dw_init(&ss->w, out, path, getpagesize(), sizeof(long),
 			       ts_cpuset_max(&ss->online) + 1)) {
@@ -1038,13 +1052,18 @@ const char *ts_session_symbol(struct ts_session *ss, uint64_t addr)
 	return c && c->name[0] ? c->name : NULL;
 }
 
+static void look_up_quotas(struct ts_session *ss);
+
 /*
  * ts_session_poll - move what the ring buffers hold into the analysis
  * (and the recording).  Returns 0, or -1 after saying why.
  */
 int ts_session_poll(struct ts_session *ss)
 {
-	return drain(ss);
+	int ret = drain(ss);
+
+	look_up_quotas(ss);
+	return ret;
 }
 
 /* The name of a task the stream did not name, from /proc. */
@@ -1069,34 +1088,67 @@ static void add_comm(struct ts_analysis *an, int pid)
  * the marks before it.
  */
 /*
+ * look_up_quotas - the cgroup CPU quota of each task that ran on a
+ * monitored CPU and was not looked up yet: at every poll, so that a task
+ * that exits before the end is still known (cgroup.c).
+ */
+static void look_up_quota(struct ts_session *ss, int pid)
+{
+	struct task_quota *q;
+
+	for (int k = 0; k < ss->nr_quotas; k++)
+		if (ss->quotas[k].pid == pid)
+			return;
+	if (ss->nr_quotas == TS_MAX_QUOTAS)
+		return;
+	q = &ss->quotas[ss->nr_quotas++];
+	q->pid = pid;
+	q->known = !ts_cgroup_cpu_max("", pid, &q->quota, &q->period);
+}
+
+static void look_up_quotas(struct ts_session *ss)
+{
+	const struct ts_analysis *an = ss->an;
+
+	for (int c = 0; c < an->nr_cpus; c++) {
+		const struct ts_cpu *cpu = an->cpus[c];
+
+		for (int i = 0; cpu && cpu->active && i < cpu->nr_tasks; i++)
+			look_up_quota(ss, cpu->tasks[i].pid);
+	}
+}
+
+/*
+ * A task a switch put on a monitored CPU (stream.c calls it as the switch
+ * is decoded, before the analysis may hold it back): looked up now, while
+ * it exists, rather than when it shows among the co-runners.
+ */
+static void task_seen(void *ctx, int cpu, int pid)
+{
+	struct ts_session *ss = ctx;
+
+	if (ts_cpuset_has(&ss->mon, cpu))
+		look_up_quota(ss, pid);
+}
+
+/*
  * " quota.PID=QUOTA/PERIOD" (or =max) of each task that ran on a monitored
  * CPU, as far as cgroup v2 tells (cgroup.c): the report explains a SCHED
  * that one task held (6.6+).  Once per pid.
  */
 static void quota_tokens(struct ts_session *ss, struct text *t)
 {
-	const struct ts_analysis *an = ss->an;
-	int said[TS_MAX_QUOTAS], nr = 0;
+	look_up_quotas(ss);
+	for (int i = 0; i < ss->nr_quotas; i++) {
+		const struct task_quota *q = &ss->quotas[i];
 
-	for (int c = 0; c < an->nr_cpus; c++) {
-		const struct ts_cpu *cpu = an->cpus[c];
-
-		for (int i = 0; cpu && cpu->active && i < cpu->nr_tasks && nr < TS_MAX_QUOTAS; i++) {
-			int pid = cpu->tasks[i].pid, seen = 0;
-			int64_t quota;
-			uint64_t period;
-
-			for (int k = 0; k < nr; k++)
-				seen |= said[k] == pid;
-			if (seen || ts_cgroup_cpu_max("", pid, &quota, &period))
-				continue;
-			said[nr++] = pid;
-			if (quota < 0)
-				text_add(t, " quota.%d=max", pid);
-			else
-				text_add(t, " quota.%d=%lld/%llu", pid, (long long)quota,
-					 (unsigned long long)period);
-		}
+		if (!q->known)
+			continue;
+		if (q->quota < 0)
+			text_add(t, " quota.%d=max", q->pid);
+		else
+			text_add(t, " quota.%d=%lld/%llu", q->pid, (long long)q->quota,
+				 (unsigned long long)q->period);
 	}
 }
 

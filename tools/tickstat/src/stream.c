@@ -530,6 +530,8 @@ static int analyse_record(struct ts_stream *s, struct walk *w, struct tep_record
 	}
 	switch (ts_decode(&s->dec, rec, &ev)) {
 	case 1:
+		if (ev.kind == TS_EV_SWITCH && ev.sw.next_pid > 0 && s->task_seen)
+			s->task_seen(s->task_seen_ctx, ev.cpu, ev.sw.next_pid);
 		if (ts_analysis_event(s->an, &ev))
 			return fail(s, "event on a CPU number out of range");
 		break;

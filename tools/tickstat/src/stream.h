@@ -63,6 +63,14 @@ struct ts_stream {
 	} *cpu_pages;			/* per CPU */
 	char where[96];			/* the reader's name of the next page, "" none */
 	char err[256];
+
+	/*
+	 * Called with each task a switch puts on a CPU, as it is decoded
+	 * (before the analysis may hold it back): the recorder looks up what
+	 * /proc tells of a task while it still exists.  NULL: none.
+	 */
+	void (*task_seen)(void *ctx, int cpu, int pid);
+	void *task_seen_ctx;
 };
 
 int ts_stream_init(struct ts_stream *s, struct ts_analysis *an, int page_size, int long_size);
