@@ -142,6 +142,16 @@ static void put(char *buf, size_t len, const char *fmt, ...)
 
 #define PUT(field, ...)	put(field, sizeof(field), __VA_ARGS__)
 
+/* "once", "3 times" */
+static const char *times(uint64_t n, char *buf, size_t len)
+{
+	if (n == 1)
+		snprintf(buf, len, "once");
+	else
+		snprintf(buf, len, "%" PRIu64 " times", n);
+	return buf;
+}
+
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0;
@@ -320,7 +330,7 @@ static int diag_tickless(const struct ts_analysis *an, const struct ts_cpu *c,
 {
 	unsigned int known = ts_analysis_causes_known(an);
 	const struct ts_cause *k;
-	char label[NAME_LEN + SAFE_LEN];
+	char label[NAME_LEN + SAFE_LEN], n[32];
 
 	if (m->tickless_share < 0 || 1 - m->tickless_share >= MIN_RAN)
 		return 0;
@@ -335,7 +345,7 @@ static int diag_tickless(const struct ts_analysis *an, const struct ts_cpu *c,
 	}
 	set_cause(d, ts_cause_type_name(k->type));
 	cause_label(an, k, label, sizeof(label));
-	PUT(d->detail, "interrupted %" PRIu64 " times by %s while tickless", k->stopped, label);
+	PUT(d->detail, "interrupted %s by %s while tickless", times(k->stopped, n, sizeof(n)), label);
 	cause_remedy(an, k, d);
 	snprintf(d->line, sizeof(d->line), "CPU %d: ", c->cpu);
 	summary(c, m, 1, d->line, sizeof(d->line));
@@ -382,7 +392,7 @@ static void sched_kworker(const struct ts_analysis *an, const struct ts_cpu *c, 
 			  int kworker, struct ts_diagnosis *d)
 {
 	const struct ts_cause *k = NULL;
-	char kw[SAFE_LEN + 16], task[SAFE_LEN + 16], name[NAME_LEN], safe[SAFE_LEN];
+	char kw[SAFE_LEN + 16], task[SAFE_LEN + 16], name[NAME_LEN], safe[SAFE_LEN], n[32];
 
 	task_name(an, kworker, kw, sizeof(kw));
 	if (ts_analysis_causes_known(an) & (1u << TS_CAUSE_WORK))
@@ -399,8 +409,8 @@ static void sched_kworker(const struct ts_analysis *an, const struct ts_cpu *c, 
 		return;
 	}
 	ts_cause_name(an, k, name, sizeof(name));
-	PUT(d->detail, "%s ran %s (%" PRIu64 " times", kw, ts_text_safe(safe, sizeof(safe), name),
-	    k->count);
+	PUT(d->detail, "%s ran %s (%s", kw, ts_text_safe(safe, sizeof(safe), name),
+	    times(k->count, n, sizeof(n)));
 	if (k->queued && k->queuer_pid >= 0)
 		PUT(d->detail, ", queued by %s on CPU %d",
 		    task_name(an, k->queuer_pid, task, sizeof(task)), k->queuer_cpu);
@@ -529,14 +539,14 @@ static void diag_other(const struct ts_analysis *an, const struct ts_cpu *c,
 		       const struct ts_reason *r, struct ts_diagnosis *d)
 {
 	const struct ts_cause *k = NULL;
-	char label[NAME_LEN + SAFE_LEN];
+	char label[NAME_LEN + SAFE_LEN], n[32];
 
 	PUT(d->detail, "%s", meaning_of(d->cause));
 	if (r->class == TS_RC_RETAIN && (r->value == 1 || r->value == 5))	/* TIMER_DUE, TIMER_SOFTIRQ */
 		k = top_held(an, c, TS_CAUSE_TIMER);
 	if (k) {
 		cause_label(an, k, label, sizeof(label));
-		PUT(d->detail, "; %s ran %" PRIu64 " times while the tick ran", label, k->held);
+		PUT(d->detail, "; %s ran %s while the tick ran", label, times(k->held, n, sizeof(n)));
 	}
 	if (r->class == TS_RC_NONE && r->value == TS_NONE_UNREPORTED && !an->caps.retain) {
 		d->remedy[0] = '\0';
