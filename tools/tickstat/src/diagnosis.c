@@ -57,14 +57,17 @@ static const struct ts_diag_rule rules[] = {
 	/* retain reasons */
 	{ "TIMER_DUE", "reason-timer-due", "move the task or driver that arms the timer off the CPU" },
 	{ "ARCH", "reason-arch", "the architecture's arch_needs_cpu() says why (never on x86)" },
-	{ "IRQ_WORK", "reason-irq-work", "often a tracer or perf waking its reader: check the recorder itself" },
-	{ "TIMER_SOFTIRQ", "reason-timer-softirq", "move the IRQs and tasks that arm timers on the CPU elsewhere" },
+	{ "IRQ_WORK", "reason-irq-work",
+	  "often a tracer or perf waking its reader: check the recorder itself" },
+	{ "TIMER_SOFTIRQ", "reason-timer-softirq",
+	  "move the IRQs and tasks that arm timers on the CPU elsewhere" },
 	{ "NO_TIMEKEEPER", "reason-no-timekeeper",
 	  "a kernel bug (dmesg warns): keep a housekeeping CPU online and out of nohz_full=" },
 	{ "NOHZ_INACTIVE", "reason-nohz-inactive",
 	  "remove nohz=off; the CPU needs a oneshot-capable clock event device" },
 	{ "NEED_RESCHED", "reason-need-resched", "find the wake-up source; a few are normal" },
-	{ "SOFTIRQ", "reason-softirq", "a kernel bug: dmesg's \"NOHZ tick-stop error\" names the softirq" },
+	{ "SOFTIRQ", "reason-softirq",
+	  "a kernel bug: dmesg's \"NOHZ tick-stop error\" names the softirq" },
 	{ "TIMEKEEPING", "reason-timekeeping",
 	  "expected on the housekeeping CPU; keep one CPU out of nohz_full= for it" },
 	{ "IDLE_LOOP", "reason-idle-loop", "normal once per idle period; many mean frequent wake-ups" },
@@ -77,7 +80,8 @@ static const struct ts_diag_rule rules[] = {
 	{ "NOT_NOHZ_FULL", "reason-not-nohz-full",
 	  "nothing, on a housekeeping CPU; to isolate it, add it to nohz_full= (and rcu_nocbs=)" },
 	/* causes: what interrupted a tickless CPU */
-	{ "work", "cause-work", "bind the workqueue to housekeeping CPUs, or stop what queues the work here" },
+	{ "work", "cause-work",
+	  "bind the workqueue to housekeeping CPUs, or stop what queues the work here" },
 	{ "timer", "cause-timer", "move the task or driver that arms the timer off the CPU" },
 	{ "hrtimer", "cause-hrtimer", "move the task or subsystem that arms the hrtimer off the CPU" },
 	{ "irq", "cause-irq", "move its affinity off the CPU" },
@@ -399,7 +403,8 @@ static void sched_kworker(const struct ts_analysis *an, const struct ts_cpu *c, 
 		k = top_work(c);
 	if (!k) {
 		if (other > 0)
-			PUT(d->detail, "%s and %s shared the CPU", task_name(an, other, task, sizeof(task)), kw);
+			PUT(d->detail, "%s and %s shared the CPU",
+			    task_name(an, other, task, sizeof(task)), kw);
 		else
 			PUT(d->detail, "%s ran work on the CPU", kw);
 		if (ts_analysis_causes_known(an) & (1u << TS_CAUSE_WORK))
@@ -488,8 +493,8 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		return;
 	}
 	if (n == 1)
-		PUT(d->detail, "%s ran alone: unexplained; a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the tick for one task",
-		    task_name(an, pids[0], a, sizeof(a)));
+		PUT(d->detail, "%s ran alone: unexplained; %s", task_name(an, pids[0], a, sizeof(a)),
+		    "a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the tick for one task");
 	else
 		PUT(d->detail, "no task was seen running while it held the tick");
 	d->remedy[0] = '\0';
