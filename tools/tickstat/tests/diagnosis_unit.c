@@ -202,6 +202,31 @@ static void test_interrupted(void)
 	       "or kernel.watchdog=0");
 	ts_analysis_free(&an);
 
+	/* perf rotation: its hrtimer interrupts a CPU that looks tickless (a symbol with an offset) */
+	begin(1, 1);
+	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	ts_caller_set(&an, 0xb00, "perf_mux_hrtimer_handler+0x0");
+	stop_ok(1, 1 * MS);
+	for (int i = 0; i < 4; i++)
+		cause_once(1, (100 + 4 * i) * MS, TS_CAUSE_HRTIMER, 0xb00);
+	expect(diagnose(1, 1 * S), "hrtimer", "cause-hrtimer",
+	       "CPU 1: tickless 99.9% of the window; interrupted 4 times by hrtimer "
+	       "perf_mux_hrtimer_handler+0x0 while tickless: perf rotates more events than the "
+	       "PMU counts at once: fewer events on this CPU, or none");
+	ts_analysis_free(&an);
+
+	/* a function whose name only starts like a known one has its type's remedy */
+	begin(1, 1);
+	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	ts_caller_set(&an, 0xb00, "watchdog_timer_fn_other");
+	stop_ok(1, 1 * MS);
+	cause_once(1, 100 * MS, TS_CAUSE_HRTIMER, 0xb00);
+	expect(diagnose(1, 1 * S), "hrtimer", "cause-hrtimer",
+	       "CPU 1: tickless 99.9% of the window; interrupted once by hrtimer "
+	       "watchdog_timer_fn_other while tickless: move the task or subsystem that arms the "
+	       "hrtimer off the CPU");
+	ts_analysis_free(&an);
+
 	/* a softirq alone is named; a timer and work are named by their function */
 	begin(1, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
