@@ -235,6 +235,23 @@ static const char *would_tell(const struct ts_analysis *an)
 	return an->caps.probes.used ? "the patched kernel" : "--probes or the patched kernel";
 }
 
+/* " (3 events lost)", " (events lost in 2 gaps of unknown size)", both, or nothing */
+static void lost_note(const struct ts_cpu *c, char *buf, size_t len)
+{
+	if (c->lost_events)
+		put(buf, len, " (%" PRIu64 " event%s lost)", c->lost_events,
+		    c->lost_events == 1 ? "" : "s");
+	if (c->lost_unknown)
+		put(buf, len, " (events lost in %" PRIu64 " gap%s of unknown size)", c->lost_unknown,
+		    c->lost_unknown == 1 ? "" : "s");
+}
+
+/* The part of the time the shares are of: the window, or its known part when some is unknown. */
+static uint64_t known_ns(const struct ts_metrics *m)
+{
+	return m->unknown_ns ? m->stopped_ns + m->running_ns : m->window_ns;
+}
+
 /* "tick ran 40.0% of the window (3 events lost)" */
 static void summary(const struct ts_cpu *c, const struct ts_metrics *m, int tickless,
 		    char *buf, size_t len)
@@ -243,10 +260,7 @@ static void summary(const struct ts_cpu *c, const struct ts_metrics *m, int tick
 
 	put(buf, len, "%s %.1f%% of the %s", tickless ? "tickless" : "tick ran",
 	    100.0 * (tickless ? share : 1 - share), m->unknown_ns ? "known time" : "window");
-	if (c->lost_events)
-		put(buf, len, " (%" PRIu64 " events lost)", c->lost_events);
-	if (c->lost_unknown)
-		put(buf, len, " (events lost in %" PRIu64 " gaps of unknown size)", c->lost_unknown);
+	lost_note(c, buf, len);
 }
 
 /* Rule 1: nothing, or too little, is known of the CPU's tick. */
@@ -264,8 +278,7 @@ static int diag_data(const struct ts_analysis *an, const struct ts_cpu *c,
 	}
 	PUT(d->detail, "tick state unknown %.1f%% of the window", 100.0 * m->unknown_share);
 	if (c->lost_events || c->lost_unknown) {
-		PUT(d->detail, " (%" PRIu64 " events lost%s)", c->lost_events,
-		    c->lost_unknown ? ", and gaps of unknown size" : "");
+		lost_note(c, d->detail, sizeof(d->detail));
 		PUT(d->remedy, "record again with a larger buffer (-b) or fewer CPUs (-C)");
 	} else if (!an->snapshot_ts) {
 		PUT(d->remedy, "record with tickstat record, which reads each CPU's state at the start");
@@ -579,7 +592,7 @@ static void diag_reason(const struct ts_analysis *an, const struct ts_cpu *c,
 		diag_other(an, c, r, d);
 	snprintf(d->line, sizeof(d->line), "CPU %d: ", c->cpu);
 	summary(c, m, 0, d->line, sizeof(d->line));
-	PUT(d->line, "; %s (%.1f%%)", d->cause, pct(r->time_ns, m->window_ns));
+	PUT(d->line, "; %s (%.1f%%)", d->cause, pct(r->time_ns, known_ns(m)));
 	if (d->detail[0])
 		PUT(d->line, ": %s", d->detail);
 	PUT(d->line, "; %s", d->remedy);

@@ -351,6 +351,30 @@ static void sched_two(int third, int rr)
 	stop_ok(2, 500 * MS);
 }
 
+/*
+ * Part of the window unknown (a gap of unknown size, below 10%): the
+ * shares are of the known time, and the gap is said.
+ */
+static void test_shares_of_known(void)
+{
+	begin(1, 1);
+	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	ts_comm_set(&an, 100, "spin");
+	task[2] = 100;
+	stop_ok(2, 1 * MS);
+	refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
+	sw(2, 200 * MS, 200, "spin");
+	sw(2, 300 * MS, 100, "spin");
+	stop_ok(2, 400 * MS);
+	sw(2, 500 * MS, 100, "spin");
+	CU_ASSERT_EQUAL(ts_analysis_bad_page(&an, 2), 0);	/* unknown from 500 ms */
+	stop_ok(2, 550 * MS);
+	expect(diagnose(2, 1 * S), "SCHED", "reason-sched",
+	       "CPU 2: tick ran 31.7% of the known time (events lost in 1 gap of unknown size); "
+	       "SCHED (31.6%): spin(100) and spin(200) shared the CPU; pin one elsewhere");
+	ts_analysis_free(&an);
+}
+
 /* SCHED: the top co-runners, and "pin one elsewhere" */
 static void test_sched_co_runners(void)
 {
@@ -689,6 +713,7 @@ int main(void)
 		{ "diagnosis: interrupted while tickless", test_interrupted },
 		{ "diagnosis: the data cannot tell", test_unknown },
 		{ "diagnosis: outside nohz_full", test_not_nohz_full },
+		{ "diagnosis: shares of the known time", test_shares_of_known },
 		{ "diagnosis: SCHED, co-runners", test_sched_co_runners },
 		{ "diagnosis: SCHED, a kworker's work", test_sched_kworker },
 		{ "diagnosis: SCHED, one task; DEADLINE", test_sched_alone },
