@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "causeout.h"
+#include "diagnosis.h"
 #include "metrics.h"
 #include "output.h"
 #include "text.h"
@@ -322,6 +323,7 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 		fprintf(f, "# stops: complete stopped intervals; open: cut by the window or a gap\n");
 		fprintf(f, "# unknown: share of the window whose tick or idle state is unknown; busy and idle time cover the rest\n");
 	}
+	ts_table_diagnosis(f, an);
 	table_summary(f, an);
 	table_reasons(f, an, o);
 	table_restarts(f, an);
@@ -560,6 +562,8 @@ static void json_cpu(FILE *f, const struct ts_analysis *an, const struct ts_cpu 
 	ts_metrics_of(an, c, &m);
 	fprintf(f, "{\"cpu\":%d,\"nohz_full\":%s,", c->cpu,
 		c->nohz_full < 0 ? "null" : c->nohz_full ? "true" : "false");
+	ts_json_diagnosis(f, an, c);
+	fputc(',', f);
 	fprintf(f, "\"window_ns\":%" PRIu64 ",\"unknown_ns\":%" PRIu64 ",\"stopped_ns\":%" PRIu64
 		",\"running_ns\":%" PRIu64 ",", m.window_ns, m.unknown_ns, m.stopped_ns, m.running_ns);
 	fprintf(f, "\"busy_ns\":%" PRIu64 ",\"busy_stopped_ns\":%" PRIu64 ",\"idle_ns\":%" PRIu64

@@ -159,7 +159,7 @@ static const char * const output_usage[] = {
 	"      --prometheus       node_exporter textfile collector format",
 	"      --csv FILE         the per-CPU timeline as CSV ('-' for stdout, instead of the report)",
 	"      --top N            reasons and culprits per CPU in the table (default 5)",
-	"      --no-header        no comment header in the table",
+	"      --no-header        no comment header in the table (the diagnosis stays)",
 	"  -q, --quiet            no progress messages",
 	"  -v, --verbose          more messages",
 	"  -h, --help             this help",
