@@ -464,6 +464,49 @@ static int sched_runners(const struct ts_cpu *c, int *pids, int max)
 	return n;
 }
 
+/* The kernel's version from the source's release ("6.12.57+deb13-amd64"), 0 unknown */
+static int kernel_version(const struct ts_analysis *an)
+{
+	int major, minor;
+
+	if (sscanf(an->kernel, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return major * 1000 + minor;
+}
+
+/*
+ * SCHED held while one task ran: the task's cgroup CPU quota (the recorder
+ * read it) keeps the tick since 6.6; with no quota on 6.12 and later, the
+ * fair server.  Returns 1 when it says which, 0 when the data cannot.
+ */
+static int lone_sched_explained(const struct ts_analysis *an, int pid, struct ts_diagnosis *d)
+{
+	const struct ts_quota *q = ts_analysis_quota(an, pid);
+	int version = kernel_version(an);
+	char task[SAFE_LEN + 16];
+
+	if (!q)
+		return 0;
+	task_name(an, pid, task, sizeof(task));
+	if (q->quota_us >= 0 && version >= 6006) {
+		PUT(d->detail, "%s ran alone under a cgroup CPU quota (cpu.max %" PRId64 " %" PRIu64
+		    "), which keeps the tick since 6.6", task, q->quota_us, q->period_us);
+		d->anchor = "cgroup-cpu-quota";
+		d->remedy[0] = '\0';
+		PUT(d->remedy, "remove the quota on isolated CPUs (echo max > its cgroup's cpu.max)");
+		return 1;
+	}
+	if (q->quota_us < 0 && version >= 6012) {
+		PUT(d->detail, "%s ran alone without a CPU quota: on 6.12 and later the fair server "
+		    "(the deadline server for CFS tasks) holds the tick about once a second", task);
+		d->anchor = "fair-server";
+		d->remedy[0] = '\0';
+		PUT(d->remedy, "set /sys/kernel/debug/sched/fair_server/cpuN/runtime to 0 on isolated CPUs, if RT starvation is not a risk");
+		return 1;
+	}
+	return 0;
+}
+
 /* SCHED: who shared the CPU, or why one task kept the tick. */
 static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		       struct ts_diagnosis *d)
@@ -505,6 +548,8 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		sched_kworker(an, c, -1, pids[0], d);
 		return;
 	}
+	if (n == 1 && lone_sched_explained(an, pids[0], d))
+		return;
 	if (n == 1)
 		PUT(d->detail, "%s ran alone: unexplained; %s", task_name(an, pids[0], a, sizeof(a)),
 		    "a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the tick for one task");

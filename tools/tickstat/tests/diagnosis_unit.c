@@ -461,6 +461,51 @@ static void test_sched_alone(void)
 	       "--probes or the patched kernel would name the scheduling class");
 	ts_analysis_free(&an);
 
+	/*
+	 * The recorder read the task's quota: since 6.6 it is the cause; without
+	 * one, 6.12's fair server; before 6.6 a quota explains nothing.
+	 */
+	for (int k = 0; k < 4; k++) {
+		static const struct {
+			const char *kernel;
+			int64_t quota;
+			const char *anchor, *line;
+		} cases[] = {
+			{ "6.12.57+deb13-amd64", 50000, "cgroup-cpu-quota",
+			  "app(100) ran alone under a cgroup CPU quota (cpu.max 50000 100000), which "
+			  "keeps the tick since 6.6; remove the quota on isolated CPUs (echo max > its "
+			  "cgroup's cpu.max)" },
+			{ "6.12.57+deb13-amd64", -1, "fair-server",
+			  "app(100) ran alone without a CPU quota: on 6.12 and later the fair server "
+			  "(the deadline server for CFS tasks) holds the tick about once a second; set "
+			  "/sys/kernel/debug/sched/fair_server/cpuN/runtime to 0 on isolated CPUs, if RT "
+			  "starvation is not a risk" },
+			{ "6.6.1", 50000, "cgroup-cpu-quota",
+			  "app(100) ran alone under a cgroup CPU quota (cpu.max 50000 100000), which "
+			  "keeps the tick since 6.6; remove the quota on isolated CPUs (echo max > its "
+			  "cgroup's cpu.max)" },
+			{ "6.1.192", 50000, "reason-sched",
+			  "app(100) ran alone: unexplained; a cgroup CPU quota (cpu.max, 6.6+) or the "
+			  "6.12 fair server keep the tick for one task; tickstat doctor checks both "
+			  "(cgroup-cpu-quota, fair-server)" },
+		};
+		char want[512];
+
+		begin(1, 1);
+		ts_analysis_set_kernel(&an, cases[k].kernel);
+		ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
+		ts_comm_set(&an, 100, "app");
+		CU_ASSERT_EQUAL(ts_analysis_set_quota(&an, 100, cases[k].quota,
+						      cases[k].quota < 0 ? 0 : 100000), 0);
+		task[2] = 100;
+		refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
+		stop_ok(2, 300 * MS);
+		snprintf(want, sizeof(want), "CPU 2: tick ran 20.0%% of the window; SCHED (20.0%%): %s",
+			 cases[k].line);
+		expect(diagnose(2, 1 * S), "SCHED", cases[k].anchor, want);
+		ts_analysis_free(&an);
+	}
+
 	begin(1, 1);
 	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	task[2] = 100;
