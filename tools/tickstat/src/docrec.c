@@ -572,9 +572,13 @@ int64_t ts_doctor_seen(const struct ts_analysis *an, const struct ts_finding *f,
 	char cpus[300];
 
 	*unit = NULL;
-	if (!r || (r->how == J_IRQ && f->key.irq < 0) ||
+	if (!r) {
+		snprintf(how, len, "no event of a recording is this finding's alone");
+		return -1;
+	}
+	if ((r->how == J_IRQ && f->key.irq < 0) ||
 	    ((r->how == J_TASK || r->how == J_QUOTA) && f->key.pid < 0)) {
-		snprintf(how, len, "a setting whose effect is no event of its own in a recording");
+		snprintf(how, len, "the audit named no %s to look for", r->how == J_IRQ ? "IRQ" : "task");
 		return -1;
 	}
 	if (!join_cpus(an, f, &set)) {
