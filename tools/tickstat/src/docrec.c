@@ -245,7 +245,8 @@ static int header_token(struct ts_doctor_rec *r, const char *k, const char *v)
 	}
 	if (!strncmp(k, "cmdline.", 8)) {
 		if (count_value(k + 8, (int)(sizeof(a->cmdline) / CMDLINE_CHUNK) - 1, &n) ||
-		    strlen(v) > CMDLINE_CHUNK || strlen(a->cmdline) != (size_t)n * CMDLINE_CHUNK)
+		    strlen(v) > CMDLINE_CHUNK || strlen(a->cmdline) != (size_t)n * CMDLINE_CHUNK ||
+		    strlen(a->cmdline) + strlen(v) >= sizeof(a->cmdline))
 			return -1;	/* the pieces come in order, each whole but the last */
 		strcat(a->cmdline, v);
 		return 1;
@@ -299,7 +300,8 @@ static int finding_token(struct ts_doctor_rec *r, const char *k, const char *v)
 		copy(f->key.name, sizeof(f->key.name), v);
 	else if (!strcmp(field, "cgroup"))
 		copy(f->key.cgroup, sizeof(f->key.cgroup), v);
-	else if (sscanf(field, "ev%d.", &e) == 1 && e >= 0 && e < TS_MAX_EVIDENCE) {
+	else if (sscanf(field, "ev%d.", &e) == 1 && e >= 0 && e < TS_MAX_EVIDENCE &&
+		 strchr(field, '.')) {
 		const char *part = strchr(field, '.') + 1;
 
 		if (e > f->nr_ev)

@@ -1829,9 +1829,26 @@ static void test_doctor_marks_bad(void)
 		CU_ASSERT_EQUAL(ts_doctor_mark(&an, bad[i]), -1);
 		ts_analysis_free(&an);
 	}
+	/* sixteen whole pieces of the command line would not leave room for its NUL */
+	ts_analysis_init(&an);
+	{
+		char *t = malloc(16 * 270), *w = t;
+
+		for (int i = 0; i < 16; i++) {
+			w += sprintf(w, "cmdline.%d=", i);
+			memset(w, 'y', 256);
+			w += 256;
+			*w++ = ' ';
+		}
+		w[-1] = '\0';
+		CU_ASSERT_EQUAL(ts_doctor_mark(&an, t), -1);
+		free(t);
+	}
+	ts_analysis_free(&an);
 	/* a later version's keys and ids are passed over */
 	ts_analysis_init(&an);
-	CU_ASSERT_EQUAL(ts_doctor_mark(&an, "future=1 findings=1 f0.id=new-kind f0.future=2"), 0);
+	CU_ASSERT_EQUAL(ts_doctor_mark(&an, "future=1 findings=1 f0.id=new-kind f0.future=2 "
+					     "f0.ev0=x"), 0);
 	CU_ASSERT_EQUAL(ts_doctor_unknown(&an), 1);
 	ts_analysis_free(&an);
 }
