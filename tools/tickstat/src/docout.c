@@ -210,7 +210,8 @@ void ts_doctor_table(FILE *f, const struct ts_analysis *an)
 
 	if (!r)
 		return;
-	if (ts_doctor_joined(an, &a) || !(idx = ts_audit_order(&a))) {
+	idx = ts_doctor_joined(an, &a) ? NULL : ts_audit_order(&a);
+	if (!idx) {
 		fprintf(f, "\n# doctor: out of memory\n");
 		ts_audit_free(&a);
 		return;
@@ -253,7 +254,8 @@ void ts_doctor_json(FILE *f, const struct ts_analysis *an)
 		fputs("null", f);
 		return;
 	}
-	if (ts_doctor_joined(an, &a) || !(idx = ts_audit_order(&a))) {
+	idx = ts_doctor_joined(an, &a) ? NULL : ts_audit_order(&a);
+	if (!idx) {
 		/* the JSON stays valid; the table says it */
 		fputs("null", f);
 		ts_audit_free(&a);
