@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * doctor.c - tickstat doctor: audit this host's CPU isolation (audit.c)
- * and print the findings as a table, JSON (docs/recording-format.md,
- * schema tickstat-doctor/1) or JUnit.
+ * doctor.c - tickstat doctor: audit this host's CPU isolation (audit.c),
+ * or print the audit a recording stored as it started, each finding joined
+ * with what the recording saw (docrec.c); as a table, JSON
+ * (docs/recording-format.md, schema tickstat-doctor/1) or JUnit.
  *
  * Its exit status is for CI and provisioning scripts: 0 nothing at or
  * above --fail-on, 1 findings at that level, 2 could not audit (and bad
