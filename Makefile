@@ -124,8 +124,9 @@ demo: deps kernel-patched image
 CHECK := $(BUILD)/check
 # the tests that need only the tools, the fixtures and Debian's packages
 TOOL_TESTS := host/analysis-owner host/bad-outputs host/check-gate host/deb.test host/install \
-	host/diagnosis-rules host/doctor host/manpages host/monitor-service host/monitor-unit \
-	host/prometheus-rules host/runner-scan host/tickplot host/tickstat-fuzz host/tickstat-unit
+	host/diagnosis-rules host/doctor host/doctor-recording host/manpages host/monitor-service \
+	host/monitor-unit host/prometheus-rules host/runner-scan host/tickplot host/tickstat-fuzz \
+	host/tickstat-unit
 # stage1-test NAME PATTERNS: run these tests into $(CHECK)/NAME.tap; a
 # failure is counted at the end, and the builds go on
 stage1-test = tests/run-tests $(2) >$(CHECK)/$(1).tap 2>&1 || true

@@ -36,6 +36,8 @@ OWNERS: dict[str, dict[str, str]] = {
         # what the source can tell: the decoder fills it (decode.c,
         # probedec.c) through the pointer stream.c hands it
         "caps": {"stream.c": "the decoder's (ts_decoder_init)"},
+        # the audit a recording stored: docrec.c parses the doctor marks into it
+        "doctor": {"docrec.c": "docrec.c's stored audit (struct ts_doctor_rec)"},
     },
     "ts_cpu": {},
 }

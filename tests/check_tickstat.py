@@ -109,9 +109,10 @@ def check_trace_cmd(files: Path) -> str:
         expect(f"CPU{cpu_n}: trace-cmd report --stat counts as many read events as tickstat read",
                cpu_n < len(stat) and stat[cpu_n] == n, stat)
     marks = re.findall(r"tickstat v1 (\w+):", (files / "tc-report.txt").read_text())
-    head = [m for m in marks[:4] if m != "probes"]
-    expect("trace-cmd shows tickstat's marks: start, [probes,] initial, ready, end, pages, done",
-           head[:3] == ["start", "initial", "ready"] and marks[-3:] == ["end", "pages", "done"], marks)
+    head = [m for m in marks if m not in ("probes", "doctor")]
+    expect("trace-cmd shows tickstat's marks: start, [probes,] doctor..., initial, ready, end, pages, done",
+           head[:3] == ["start", "initial", "ready"] and marks[-3:] == ["end", "pages", "done"] and
+           "initial" in marks and "doctor" in marks[1:marks.index("initial")], marks)
     extra = (files / "extra.txt").read_text()
     expect("-e timer:timer_start puts timer_start events into the file",
            " timer_start: " in extra, extra[-300:])

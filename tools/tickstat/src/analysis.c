@@ -28,6 +28,7 @@ void ts_analysis_init(struct ts_analysis *an)
 void ts_analysis_free(struct ts_analysis *an)
 {
 	ts_analysis_drop_held(an);
+	ts_analysis_drop_doctor(an);
 	if (an->timeline)
 		fclose(an->timeline);
 	for (int i = 0; i < TS_MAX_CPUS; i++) {

@@ -20,6 +20,7 @@
 #include "probeinfo.h"
 
 struct ts_hold;
+struct ts_doctor_rec;
 struct ts_cpuset;
 
 #define TS_MAX_CPUS		1024
@@ -259,10 +260,10 @@ struct ts_symbol {
  * The analysis: everything a report is made of.  Only analysis.c writes it
  * (tests/check_analysis_owner.py checks that); the other modules read it
  * through const pointers and change it through the functions below, so
- * that every number a report shows can be traced to one place.  Two
+ * that every number a report shows can be traced to one place.  Three
  * members belong to another module, which alone writes them: caps (the
- * decoder's, filled by ts_decoder_init() and the probes' decoder) and hold
- * (hold.c's queue).
+ * decoder's, filled by ts_decoder_init() and the probes' decoder), hold
+ * (hold.c's queue) and doctor (docrec.c's: the audit the source stored).
  */
 struct ts_analysis {
 	struct ts_caps caps;		/* the decoder's: what the source can tell */
@@ -312,6 +313,7 @@ struct ts_analysis {
 	int timeline_error;
 
 	struct ts_hold *hold;		/* hold.c's: while a watcher holds events back */
+	struct ts_doctor_rec *doctor;	/* docrec.c's: the audit a recording stored, or NULL */
 
 	/*
 	 * The cause types the recorder enabled on the monitored CPUs (bits of
@@ -367,6 +369,7 @@ int ts_analysis_hold(struct ts_analysis *an, uint64_t until);
 void ts_analysis_release_cpu(struct ts_analysis *an, int cpu);
 void ts_analysis_unhold(struct ts_analysis *an);
 void ts_analysis_drop_held(struct ts_analysis *an);
+void ts_analysis_drop_doctor(struct ts_analysis *an);	/* docrec.c */
 int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_t count);
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end);
 void ts_analysis_advance(struct ts_analysis *an, uint64_t ts);

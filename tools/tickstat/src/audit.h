@@ -59,7 +59,9 @@ struct ts_finding {
 	struct ts_evidence ev[TS_MAX_EVIDENCE];
 	int nr_ev;
 	struct ts_finding_key key;
-	int64_t seen;			/* events a recording saw; -1: not joined */
+	int64_t seen;			/* what a recording saw; -1: not joined, or it cannot tell */
+	const char *seen_unit;		/* "events" or "ns"; NULL while seen is -1 */
+	char seen_how[160];		/* the words: what was seen, or why it cannot be; "" not joined */
 };
 
 /* A check that does not apply to this kernel, or could not be made. */
@@ -144,6 +146,13 @@ const char *ts_cpus_text(const struct ts_cpuset *set, char *buf, size_t len);
 /* the audit: ts_audit_run fills a; returns 0, -1 when it could not audit (said) */
 int ts_audit_run(struct ts_audit *a, const char *root);
 void ts_audit_free(struct ts_audit *a);
+int *ts_audit_order(const struct ts_audit *a);
+void ts_audit_count(const struct ts_audit *a, int *by_sev);
+int ts_audit_failing(const int *by_sev, int fail_on);
+
+/* the JSON of an audit (schema tickstat-doctor/1), for doctor and the report */
+void ts_audit_json(FILE *out, const struct ts_audit *a, const int *idx, int fail_on,
+		   const char *indent);
 
 /* the checks, by class (audit_boot.c, audit_noise.c) */
 void ts_audit_config(struct ts_audit *a);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * doctor.c - tickstat doctor: audit this host's CPU isolation (audit.c)
- * and print the findings as a table, JSON (docs/recording-format.md,
- * schema tickstat-doctor/1) or JUnit.
+ * doctor.c - tickstat doctor: audit this host's CPU isolation (audit.c),
+ * or print the audit a recording stored as it started, each finding joined
+ * with what the recording saw (docrec.c); as a table, JSON
+ * (docs/recording-format.md, schema tickstat-doctor/1) or JUnit.
  *
  * Its exit status is for CI and provisioning scripts: 0 nothing at or
  * above --fail-on, 1 findings at that level, 2 could not audit (and bad
@@ -17,21 +18,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "audit.h"
+#include "docrec.h"
 #include "doctor.h"
 #include "outfile.h"
 #include "text.h"
+#include "tracedat.h"
 
 enum { DOCTOR_OK = 0, DOCTOR_FINDINGS = 1, DOCTOR_ERROR = 2 };
 
 static const char * const doctor_usage[] = {
-	"usage: tickstat doctor [OPTIONS]",
+	"usage: tickstat doctor [OPTIONS] [FILE]",
 	"",
 	"Audits this host's CPU isolation: the kernel config and command line, the",
 	"housekeeping CPUs, IRQs, workqueues, kernel threads, RCU offloading, sysctls,",
 	"the clock, cpuidle, cgroup quotas (6.6+) and the fair server (6.12+).  Reads",
 	"only, as any user; says what it could not read.  Exit 0: no finding at or",
 	"above --fail-on; 1: findings at that level; 2: could not audit.",
+	"With FILE, a recording of tickstat record: the audit it stored when it started,",
+	"each finding with what the recording saw of it (seen).",
 	"",
 	"      --root DIR         read /proc, /sys and /boot under DIR (default /)",
 	"      --fail-on LEVEL    error, warning or info (default error)",
@@ -43,6 +49,7 @@ static const char * const doctor_usage[] = {
 
 struct doctor_opts {
 	const char *root;
+	const char *file;		/* a recording's stored audit, not the host's */
 	const char *junit;
 	int json;
 	int fail_on;
@@ -123,10 +130,18 @@ static int parse(int argc, char **argv, struct doctor_opts *o)
 			return -1;
 		}
 	}
-	if (optind < argc) {
-		err_msg("doctor audits this host (or --root DIR); it takes no operand ('%s')\n",
-			argv[optind]);
+	if (optind + 1 < argc) {
+		err_msg("doctor takes one recording at most ('%s', then '%s')\n", argv[optind],
+			argv[optind + 1]);
 		return -1;
+	}
+	if (optind < argc) {
+		o->file = argv[optind];
+		if (seen[0]) {
+			err_msg("--root and %s: a recording holds the audit of the host it was made on; give one\n",
+				o->file);
+			return -1;
+		}
 	}
 	if (o->junit && !strcmp(o->junit, "-")) {
 		err_msg("--junit -: standard output carries the findings; give a file\n");
@@ -135,74 +150,41 @@ static int parse(int argc, char **argv, struct doctor_opts *o)
 	return 0;
 }
 
-/* the findings in output order: severity, then the kind table, then as found */
-static const struct ts_audit *sort_audit;
-
-static int kind_index(const struct ts_finding_kind *k)
-{
-	const struct ts_finding_kind *all;
-
-	ts_finding_kinds(&all);
-	return (int)(k - all);
-}
-
-static int cmp_finding(const void *x, const void *y)
-{
-	const struct ts_finding *a = &sort_audit->f[*(const int *)x];
-	const struct ts_finding *b = &sort_audit->f[*(const int *)y];
-
-	if (a->kind->severity != b->kind->severity)
-		return b->kind->severity - a->kind->severity;
-	if (a->kind != b->kind)
-		return kind_index(a->kind) - kind_index(b->kind);
-	return *(const int *)x - *(const int *)y;
-}
-
-static int *ordered(const struct ts_audit *a)
-{
-	int *idx = malloc((a->nr ? a->nr : 1) * sizeof(*idx));
-
-	if (!idx)
-		return NULL;
-	for (int i = 0; i < a->nr; i++)
-		idx[i] = i;
-	sort_audit = a;
-	qsort(idx, a->nr, sizeof(*idx), cmp_finding);
-	return idx;
-}
-
-static void count(const struct ts_audit *a, int *by_sev)
-{
-	by_sev[0] = by_sev[1] = by_sev[2] = 0;
-	for (int i = 0; i < a->nr; i++)
-		by_sev[a->f[i].kind->severity]++;
-}
-
-static int failing(const int *by_sev, int fail_on)
-{
-	int n = 0;
-
-	for (int s = fail_on; s <= TS_SEV_ERROR; s++)
-		n += by_sev[s];
-	return n;
-}
-
 /* what the table writes of text read from the system: one safe line */
 static const char *safe(char *buf, size_t len, const char *s)
 {
 	return ts_text_safe(buf, len, s);
 }
 
-static void print_table(FILE *out, const struct ts_audit *a, const int *idx, int fail_on)
+/* what a recording saw of a finding, once joined */
+static void print_seen(FILE *out, const struct ts_finding *f)
 {
-	char b1[512], b2[512], b3[512];
+	char b[512];
+
+	if (!f->seen_how[0])
+		return;
+	if (f->seen >= 0)
+		fprintf(out, "%11s%-10s%lld %s: %s\n", "", "seen:", (long long)f->seen, f->seen_unit,
+			safe(b, sizeof(b), f->seen_how));
+	else
+		fprintf(out, "%11s%-10snot observable: %s\n", "", "seen:", safe(b, sizeof(b), f->seen_how));
+}
+
+static void print_table(FILE *out, const struct ts_audit *a, const int *idx, int fail_on,
+			const char *file)
+{
+	char b1[512], b2[512], b3[512], bf[512];
 	int by[3];
 
 	ts_cpuset_format(&a->nohz_full, b1, sizeof(b1));
 	ts_cpuset_format(&a->isolated, b2, sizeof(b2));
 	ts_cpuset_format(&a->housekeeping, b3, sizeof(b3));
-	fprintf(out, "# tickstat doctor: kernel %s, root %s\n", a->release[0] ? a->release : "unknown",
-		a->root[0] ? a->root : "/");
+	if (file)
+		fprintf(out, "# tickstat doctor: kernel %s, recording %s (audited as it started)\n",
+			a->release[0] ? a->release : "unknown", safe(bf, sizeof(bf), file));
+	else
+		fprintf(out, "# tickstat doctor: kernel %s, root %s\n",
+			a->release[0] ? a->release : "unknown", a->root[0] ? a->root : "/");
 	fprintf(out, "# nohz_full %s, isolcpus %s, housekeeping %s\n", b1[0] ? b1 : "-",
 		b2[0] ? b2 : "-", b3[0] ? b3 : "-");
 	fprintf(out, "# %-8s %-29s %-6s %s\n", "SEVERITY", "ID", "CPUS", "FINDING");
@@ -218,6 +200,7 @@ static void print_table(FILE *out, const struct ts_audit *a, const int *idx, int
 		fprintf(out, "%11s%-10s%s\n", "", "remedy:", safe(b1, sizeof(b1), f->remedy));
 		fprintf(out, "%11s%-10sdocs/cookbook.md#%s (kernels: %s)\n", "", "see:", f->kind->id,
 			f->kind->kernels);
+		print_seen(out, f);
 	}
 	for (int i = 0; i < a->nr_notes; i++)
 		fprintf(out, "# skipped: %s: %s\n", a->notes[i].kind->id,
@@ -227,118 +210,11 @@ static void print_table(FILE *out, const struct ts_audit *a, const int *idx, int
 			a->unread[i].error);
 	if (a->unread_more)
 		fprintf(out, "# could not read: %d more files\n", a->unread_more);
-	count(a, by);
+	ts_audit_count(a, by);
 	fprintf(out, "# verdict: %s: %d finding%s at or above %s (%d error%s, %d warning%s, %d info)\n",
-		failing(by, fail_on) ? "FAIL" : "PASS", failing(by, fail_on),
-		failing(by, fail_on) == 1 ? "" : "s", ts_severity_name(fail_on),
+		ts_audit_failing(by, fail_on) ? "FAIL" : "PASS", ts_audit_failing(by, fail_on),
+		ts_audit_failing(by, fail_on) == 1 ? "" : "s", ts_severity_name(fail_on),
 		by[2], by[2] == 1 ? "" : "s", by[1], by[1] == 1 ? "" : "s", by[0]);
-}
-
-static void json_kv(FILE *out, const char *key, const char *val, const char *sep)
-{
-	fprintf(out, "\"%s\": ", key);
-	ts_json_string(out, val);
-	fputs(sep, out);
-}
-
-/* a string that may be absent: null, not "" (null means not known or not given) */
-static void json_kv_null(FILE *out, const char *key, const char *val, const char *sep)
-{
-	if (val[0]) {
-		json_kv(out, key, val, sep);
-		return;
-	}
-	fprintf(out, "\"%s\": null%s", key, sep);
-}
-
-static void json_cpus(FILE *out, const char *key, const struct ts_cpuset *set, const char *sep)
-{
-	char buf[512];
-
-	ts_cpuset_format(set, buf, sizeof(buf));
-	json_kv(out, key, buf, sep);
-}
-
-static void json_finding(FILE *out, const struct ts_finding *f)
-{
-	fputs("    { ", out);
-	json_kv(out, "id", f->kind->id, ", ");
-	json_kv(out, "class", f->kind->class, ", ");
-	json_kv(out, "severity", ts_severity_name(f->kind->severity), ",\n      ");
-	json_cpus(out, "cpus", &f->cpus, ", ");
-	json_kv(out, "message", f->message, ",\n      ");
-	fputs("\"evidence\": [", out);
-	for (int e = 0; e < f->nr_ev; e++) {
-		fputs(e ? ", { " : " { ", out);
-		json_kv(out, "file", f->ev[e].file, ", ");
-		json_kv(out, "value", f->ev[e].value, " }");
-	}
-	fputs(" ],\n      ", out);
-	json_kv(out, "remedy", f->remedy, ",\n      ");
-	json_kv(out, "kernels", f->kind->kernels, ", ");
-	fprintf(out, "\"cookbook\": \"docs/cookbook.md#%s\",\n      ", f->kind->id);
-	fputs("\"key\": { \"irq\": ", out);
-	if (f->key.irq >= 0)
-		fprintf(out, "%d", f->key.irq);
-	else
-		fputs("null", out);
-	fputs(", \"pid\": ", out);
-	if (f->key.pid >= 0)
-		fprintf(out, "%d", f->key.pid);
-	else
-		fputs("null", out);
-	fputs(", ", out);
-	json_kv_null(out, "name", f->key.name, ", ");
-	json_kv_null(out, "cgroup", f->key.cgroup, " },\n      ");
-	fputs("\"seen\": ", out);
-	if (f->seen >= 0)
-		fprintf(out, "%lld", (long long)f->seen);
-	else
-		fputs("null", out);
-	fputs(" }", out);
-}
-
-static void print_json(FILE *out, const struct ts_audit *a, const int *idx, int fail_on)
-{
-	int by[3];
-
-	count(a, by);
-	fputs("{\n  ", out);
-	json_kv(out, "schema", TS_DOCTOR_SCHEMA, ",\n  ");
-	json_kv(out, "root", a->root[0] ? a->root : "/", ", ");
-	json_kv_null(out, "kernel", a->release, ",\n  ");
-	json_kv(out, "cmdline", a->cmdline, ",\n  ");
-	fputs("\"cpus\": { ", out);
-	json_cpus(out, "online", &a->online, ", ");
-	json_cpus(out, "nohz_full", &a->nohz_full, ", ");
-	json_cpus(out, "isolated", &a->isolated, ", ");
-	json_cpus(out, "housekeeping", &a->housekeeping, " },\n  ");
-	json_kv(out, "fail_on", ts_severity_name(fail_on), ", ");
-	json_kv(out, "verdict", failing(by, fail_on) ? "FAIL" : "PASS", ",\n  ");
-	fprintf(out, "\"counts\": { \"error\": %d, \"warning\": %d, \"info\": %d },\n",
-		by[2], by[1], by[0]);
-	fputs("  \"findings\": [", out);
-	for (int i = 0; i < a->nr; i++) {
-		fputs(i ? ",\n" : "\n", out);
-		json_finding(out, &a->f[idx[i]]);
-	}
-	fputs(a->nr ? "\n  ],\n" : "],\n", out);
-	fputs("  \"skipped\": [", out);
-	for (int i = 0; i < a->nr_notes; i++) {
-		fputs(i ? ",\n    { " : "\n    { ", out);
-		json_kv(out, "id", a->notes[i].kind->id, ", ");
-		json_kv(out, "kernels", a->notes[i].kind->kernels, ", ");
-		json_kv(out, "reason", a->notes[i].text, " }");
-	}
-	fputs(a->nr_notes ? "\n  ],\n" : "],\n", out);
-	fputs("  \"unread\": [", out);
-	for (int i = 0; i < a->nr_unread; i++) {
-		fputs(i ? ",\n    { " : "\n    { ", out);
-		json_kv(out, "file", a->unread[i].file, ", ");
-		json_kv(out, "error", a->unread[i].error, " }");
-	}
-	fputs(a->nr_unread ? "\n  ],\n" : "],\n", out);
-	fprintf(out, "  \"unread_more\": %d\n}\n", a->unread_more);
 }
 
 static const char *note_of(const struct ts_audit *a, const struct ts_finding_kind *k)
@@ -410,6 +286,45 @@ static void print_junit(FILE *out, const struct ts_audit *a, const int *idx, int
 	fputs("</testsuite>\n", out);
 }
 
+/*
+ * The audit a recording stored, joined with what it saw.  Returns 0, or -1
+ * after saying why: not a file, not readable, no audit in it.
+ */
+static int from_recording(const char *path, const struct ts_outfile *junit, struct ts_audit *a)
+{
+	struct ts_analysis an;
+	char err[512];
+	struct stat st;
+	int ret = -1;
+
+	if (ts_input_check(path, &st))
+		return -1;
+	if (junit->f && ts_outfile_is(junit, &st)) {
+		err_msg("--junit: that is the recording %s; an output never replaces what is read\n",
+			path);
+		return -1;
+	}
+	ts_analysis_init(&an);
+	if (ts_read_file(path, &an, err, sizeof(err))) {
+		err_msg("%s\n", err);
+		goto out;
+	}
+	ts_analysis_report_covered(&an);
+	if (!ts_doctor_stored(&an)) {
+		err_msg("doctor: %s holds no audit (a trace-cmd file, a recording of a tickstat before doctor or made with --no-doctor); run tickstat doctor on the host instead\n",
+			path);
+		goto out;
+	}
+	if (ts_doctor_joined(&an, a)) {
+		err_msg("doctor: out of memory\n");
+		goto out;
+	}
+	ret = 0;
+out:
+	ts_analysis_free(&an);
+	return ret;
+}
+
 /* ts_doctor - tickstat doctor ARGS; argv[0] is "doctor" */
 int ts_doctor(int argc, char **argv)
 {
@@ -418,15 +333,16 @@ int ts_doctor(int argc, char **argv)
 	struct ts_audit a;
 	int ret = DOCTOR_ERROR, r, by[3], *idx = NULL;
 
+	memset(&a, 0, sizeof(a));
 	r = parse(argc, argv, &o);
 	if (r)
 		return r == -2 ? DOCTOR_OK : DOCTOR_ERROR;
 	if (o.junit && (ts_outfile_check(&junit, "--junit", o.junit, TS_OUT_ALLOW_FIFO) ||
 			ts_outfile_open(&junit)))
 		goto out_junit;
-	if (ts_audit_run(&a, o.root))
+	if (o.file ? from_recording(o.file, &junit, &a) : ts_audit_run(&a, o.root))
 		goto out;
-	idx = ordered(&a);
+	idx = ts_audit_order(&a);
 	if (!idx) {
 		err_msg("doctor: out of memory\n");
 		goto out;
@@ -435,14 +351,16 @@ int ts_doctor(int argc, char **argv)
 		print_junit(junit.f, &a, idx, o.fail_on);
 	if (ts_outfile_ready(&junit))
 		goto out;
-	if (o.json)
-		print_json(stdout, &a, idx, o.fail_on);
-	else
-		print_table(stdout, &a, idx, o.fail_on);
+	if (o.json) {
+		ts_audit_json(stdout, &a, idx, o.fail_on, "");
+		fputc('\n', stdout);
+	} else {
+		print_table(stdout, &a, idx, o.fail_on, o.file);
+	}
 	if (ts_stdout_flush() || ts_outfile_commit(&junit))
 		goto out;
-	count(&a, by);
-	ret = failing(by, o.fail_on) ? DOCTOR_FINDINGS : DOCTOR_OK;
+	ts_audit_count(&a, by);
+	ret = ts_audit_failing(by, o.fail_on) ? DOCTOR_FINDINGS : DOCTOR_OK;
 out:
 	free(idx);
 	ts_audit_free(&a);

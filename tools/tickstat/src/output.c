@@ -10,6 +10,7 @@
 
 #include "causeout.h"
 #include "diagnosis.h"
+#include "docrec.h"
 #include "metrics.h"
 #include "output.h"
 #include "text.h"
@@ -330,6 +331,7 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 	table_culprits(f, an, o);
 	table_co_runners(f, an, o);
 	ts_table_causes(f, an, o->top);
+	ts_doctor_table(f, an);
 	if (an->overrun)
 		fprintf(f, "#\n# WARNING: the ring buffer overwrote %" PRIu64 " events\n", an->overrun);
 	if (an->bad_records || an->bad_pages)
@@ -722,6 +724,8 @@ void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_outpu
 		first = 0;
 	}
 	fputc(']', f);
+	fputs(",\"doctor\":", f);
+	ts_doctor_json(f, an);
 	if (v)
 		json_verdict(f, v);
 	fputs("}\n", f);

@@ -22,6 +22,7 @@ struct ts_record_opts {
 	char **command;			/* argv to run, or NULL */
 	int probes;			/* enum ts_probes_mode */
 	int no_causes;			/* --no-causes */
+	int no_doctor;			/* --no-doctor */
 };
 
 /* How the command ended. */

@@ -33,6 +33,7 @@
 
 #include "cgroup.h"
 #include "datwrite.h"
+#include "docrec.h"
 #include "ksym.h"
 #include "probes.h"
 #include "session.h"
@@ -380,6 +381,7 @@ struct ts_session {
 	int hrtimer_causes;		/* hrtimer_expire_entry passes the monitored CPUs' */
 	char cpu_filter[1024];		/* "CPU" on the monitored CPUs, FIELD for the field */
 	int marker_fd;
+	char *doctor;			/* the audit's marks, taken before tracing starts */
 	char *header_page, *header_event;
 	int header_page_len, header_event_len;
 	uint64_t start;
@@ -401,15 +403,17 @@ static int write_marks(struct ts_session *ss, const char *kind, const char *toke
 	do {
 		char mark[TS_MARK_MAX + 1];
 		int n = snprintf(mark, sizeof(mark), TS_MARK_PREFIX "%s:", kind);
+		const char *start;
 
 		while (*p == ' ')
 			p++;
+		start = p;
 		while (*p) {
 			size_t len = strcspn(p, " ");
 
 			if (n + 1 + len > TS_MARK_MAX) {
-				if (len > 200)
-					return -1;	/* no token is that long */
+				if (p == start)
+					return -1;	/* a token no mark can hold */
 				break;
 			}
 			mark[n++] = ' ';
@@ -894,6 +898,8 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 	probes = ts_probes_mark(&ss->probes);
 	if (probes && write_marks(ss, "probes", probes, 1))
 		goto out;
+	if (ss->doctor && write_marks(ss, "doctor", ss->doctor, 1))
+		goto out;
 	t.len = 0;
 	snapshot(&t, &ss->online);
 	if (!t.buf || write_marks(ss, "initial", t.buf, 1))
@@ -912,6 +918,25 @@ out:
 }
 
 static void task_seen(void *ctx, int cpu, int pid);
+
+/*
+ * The host's audit (tickstat doctor), for the doctor marks: before tracing
+ * starts, so that its reading of /proc and /sys is not in the window.  An
+ * audit that cannot be made leaves the recording without one, and says so.
+ */
+static void audit_host(struct ts_session *ss)
+{
+	struct ts_audit a;
+
+	if (ts_audit_run(&a, "/")) {
+		err_msg("warning: the host's audit failed (above): the recording holds none\n");
+	} else {
+		ss->doctor = ts_doctor_marks(&a);
+		if (!ss->doctor)
+			err_msg("warning: out of memory for the host's audit: the recording holds none\n");
+	}
+	ts_audit_free(&a);
+}
 
 /*
  * ts_session_start - set up the instance, take the start snapshot and
@@ -974,6 +999,8 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 	ts_analysis_set_clock(an, "mono");
 	ts_analysis_set_source_kind(an, "live");
 	ss->rd.page_size = getpagesize();
+	if (o->doctor)
+		audit_host(ss);
 	if (open_readers(&ss->rd, ss->inst, &ss->online) || start_tracing(ss, o))
 		goto fail;
 	return ss;
@@ -1386,6 +1413,7 @@ void ts_session_free(struct ts_session *ss)
 	close_readers(&ss->rd);
 	if (ss->marker_fd >= 0)
 		close(ss->marker_fd);
+	free(ss->doctor);
 	if (ss->inst) {
 		const char *name = tracefs_instance_get_name(ss->inst);
 

@@ -14,6 +14,7 @@
 
 #include <zlib.h>
 
+#include "docrec.h"
 #include "format.h"
 #include "stream.h"
 #include "util.h"
@@ -269,12 +270,14 @@ static int pages_token(struct ts_stream *s, char *tok)
 	return 0;
 }
 
-enum mark_kind { MK_START, MK_INITIAL, MK_READY, MK_PROBES, MK_END, MK_PAGES, MK_DONE, MK_OTHER };
+enum mark_kind {
+	MK_START, MK_INITIAL, MK_READY, MK_PROBES, MK_DOCTOR, MK_END, MK_PAGES, MK_DONE, MK_OTHER
+};
 
 static enum mark_kind mark_kind(const char *text, size_t len, size_t *skip)
 {
 	static const char * const kinds[] = { "start: ", "initial: ", "ready: ", "probes: ",
-					      "end: ", "pages: ", "done: " };
+					      "doctor: ", "end: ", "pages: ", "done: " };
 	size_t p = strlen(TS_MARK_PREFIX);
 
 	for (int k = 0; k < MK_OTHER; k++) {
@@ -314,6 +317,9 @@ int ts_stream_mark(struct ts_stream *s, int cpu, const char *text, size_t len)
 	}
 	memcpy(buf, text + skip, len - skip);
 	buf[len - skip] = '\0';
+	/* the audit at the start (docrec.c): its tokens are its own */
+	if (kind == MK_DOCTOR)
+		return ts_doctor_mark(s->an, buf) ? (s->marks_bad++, -1) : 0;
 	for (tok = strtok_r(buf, " ", &save); tok && !ret; tok = strtok_r(NULL, " ", &save)) {
 		if (kind == MK_PAGES) {
 			ret = pages_token(s, tok);
@@ -608,7 +614,8 @@ static int start_record(struct ts_stream *s, struct walk *w, struct tep_record *
 			return 0;
 		}
 		w->mode = TS_START_MORE;	/* the rest follows on this CPU */
-	} else if (kind != MK_INITIAL && kind != MK_READY && kind != MK_PROBES) {
+	} else if (kind != MK_INITIAL && kind != MK_READY && kind != MK_PROBES &&
+		   kind != MK_DOCTOR) {
 		return 0;
 	}
 	if (ts_stream_mark(s, w->cpu, text, len))

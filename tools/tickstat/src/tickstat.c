@@ -94,6 +94,8 @@ static const char * const record_usage[] = {
 	"                         placed is an error), off (default; docs/tickstat.md)",
 	"      --no-causes        do not record the work items, timers and interrupts on the",
 	"                         monitored CPUs (the causes below the tick's reasons)",
+	"      --no-doctor        do not audit the host at the start (tickstat doctor): the",
+	"                         report and the recording then have no doctor section",
 	NULL,
 };
 
@@ -180,7 +182,7 @@ enum opt_id {
 	OPT_JSON, OPT_PROMETHEUS, OPT_CSV, OPT_TOP, OPT_NO_HEADER, OPT_NOHZ_FULL,
 	OPT_TIME_RANGE, OPT_MIN_BUSY, OPT_MIN_BUSY_ALIAS, OPT_MIN_IDLE, OPT_MIN_WINDOW,
 	OPT_MAX_RATE, OPT_FORBID, OPT_MAX_UNKNOWN, OPT_ALLOW_LOST, OPT_JUNIT, OPT_EVENT,
-	OPT_INTERVAL, OPT_TEXTFILE, OPT_LISTEN, OPT_PROBES, OPT_NO_CAUSES,
+	OPT_INTERVAL, OPT_TEXTFILE, OPT_LISTEN, OPT_PROBES, OPT_NO_CAUSES, OPT_NO_DOCTOR,
 	NR_OPTS,
 };
 
@@ -227,6 +229,7 @@ static const struct opt_spec {
 	[OPT_LISTEN] = { "listen", 1, 0, FOR_MONITOR },
 	[OPT_PROBES] = { "probes", 1, 0, FOR_RECORDING },
 	[OPT_NO_CAUSES] = { "no-causes", 0, 0, FOR_RECORDING },
+	[OPT_NO_DOCTOR] = { "no-doctor", 0, 0, FOR_RECORDING },
 };
 
 /* getopt_long's tables, made from opt_specs: short options return 256 + id too */
@@ -362,6 +365,9 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 		break;
 	case OPT_NO_CAUSES:
 		o->rec.no_causes = 1;
+		break;
+	case OPT_NO_DOCTOR:
+		o->rec.no_doctor = 1;
 		break;
 	case OPT_PROBES:
 		o->rec.probes = ts_probes_mode_parse(arg);

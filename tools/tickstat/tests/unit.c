@@ -19,6 +19,7 @@
 #include "analysis.h"
 #include "check.h"
 #include "decode.h"
+#include "docrec.h"
 #include "format.h"
 #include "metrics.h"
 #include "ksym.h"
@@ -1754,6 +1755,217 @@ static int read_any(const char *path, struct ts_analysis *a, char *err)
 	return ts_read_file(path, a, err, 256);
 }
 
+/* ---- the doctor's audit in a recording (docrec.c) ---- */
+
+/* each token of the marks fits a mark, as the recorder's splitter needs */
+static int tokens_fit(const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (n + strlen(TS_MARK_PREFIX "doctor: ") > TS_MARK_MAX)
+			return 0;
+		p += n;
+		p += strspn(p, " ");
+	}
+	return 1;
+}
+
+static void same_finding(const struct ts_finding *x, const struct ts_finding *y)
+{
+	CU_ASSERT_PTR_EQUAL(x->kind, y->kind);
+	CU_ASSERT_EQUAL(memcmp(&x->cpus, &y->cpus, sizeof(x->cpus)), 0);
+	CU_ASSERT_STRING_EQUAL(x->message, y->message);
+	CU_ASSERT_STRING_EQUAL(x->remedy, y->remedy);
+	CU_ASSERT_EQUAL_FATAL(x->nr_ev, y->nr_ev);
+	for (int e = 0; e < x->nr_ev; e++) {
+		CU_ASSERT_STRING_EQUAL(x->ev[e].file, y->ev[e].file);
+		CU_ASSERT_STRING_EQUAL(x->ev[e].value, y->ev[e].value);
+	}
+	CU_ASSERT_EQUAL(x->key.irq, y->key.irq);
+	CU_ASSERT_EQUAL(x->key.pid, y->key.pid);
+	CU_ASSERT_STRING_EQUAL(x->key.name, y->key.name);
+	CU_ASSERT_STRING_EQUAL(x->key.cgroup, y->key.cgroup);
+}
+
+/*
+ * The guest's audit through the marks and back: every finding, note and
+ * unread file as audited, in output order; the command line whole.
+ */
+static void test_doctor_marks_round_trip(void)
+{
+	char root[512];
+	struct ts_audit a, back;
+	char *text;
+	int *idx;
+
+	snprintf(root, sizeof(root), "%s/doctor/guest", fixtures);
+	CU_ASSERT_EQUAL_FATAL(ts_audit_run(&a, root), 0);
+	CU_ASSERT_FATAL(a.nr > 3);
+	/* a command line longer than a mark, in pieces */
+	memset(a.cmdline, 'x', 900);
+	snprintf(a.cmdline + 900, sizeof(a.cmdline) - 900, "%s", " nohz_full=1-3 % \xc3\xa9");
+	text = ts_doctor_marks(&a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT(tokens_fit(text));
+	ts_analysis_init(&an);
+	CU_ASSERT_EQUAL_FATAL(ts_doctor_mark(&an, text), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ts_doctor_stored(&an));
+	CU_ASSERT_EQUAL(ts_doctor_stored(&an)->dropped, 0);
+	CU_ASSERT_EQUAL_FATAL(ts_doctor_joined(&an, &back), 0);
+	idx = ts_audit_order(&a);
+	CU_ASSERT_EQUAL_FATAL(back.nr, a.nr);
+	for (int i = 0; i < a.nr; i++) {
+		same_finding(&back.f[i], &a.f[idx[i]]);
+		CU_ASSERT_EQUAL(back.f[i].seen, -1);	/* no CPU of it in this analysis */
+	}
+	CU_ASSERT_STRING_EQUAL(back.cmdline, a.cmdline);
+	CU_ASSERT_STRING_EQUAL(back.release, a.release);
+	CU_ASSERT_EQUAL(memcmp(&back.nohz_full, &a.nohz_full, sizeof(a.nohz_full)), 0);
+	CU_ASSERT_EQUAL(memcmp(&back.housekeeping, &a.housekeeping, sizeof(a.housekeeping)), 0);
+	CU_ASSERT_EQUAL_FATAL(back.nr_notes, a.nr_notes);
+	for (int i = 0; i < a.nr_notes; i++)
+		CU_ASSERT_STRING_EQUAL(back.notes[i].text, a.notes[i].text);
+	CU_ASSERT_EQUAL_FATAL(back.nr_unread, a.nr_unread);
+	for (int i = 0; i < a.nr_unread; i++)
+		CU_ASSERT_STRING_EQUAL(back.unread[i].file, a.unread[i].file);
+	free(idx);
+	free(text);
+	ts_audit_free(&back);
+	ts_audit_free(&a);
+	ts_analysis_free(&an);
+}
+
+/*
+ * A host with more findings than a recording keeps: errors first, at most
+ * TS_DOCTOR_MAX_STORED and the byte budget, the rest counted as dropped.
+ */
+static void test_doctor_marks_bounded(void)
+{
+	struct ts_audit a;
+	const struct ts_doctor_rec *r;
+	char *text;
+
+	memset(&a, 0, sizeof(a));
+	a.root = "";
+	for (int i = 0; i < 400; i++) {
+		struct ts_finding *f = ts_audit_add(&a, i == 399 ? "housekeeping-none" :
+						    "kthread-on-isolated", NULL, "%%%% %0200d", i);
+
+		ts_finding_remedy(f, "%0250d", i);
+		f->key.pid = i;
+	}
+	text = ts_doctor_marks(&a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT(strlen(text) <= TS_DOCTOR_MARK_BUDGET + 1024);
+	ts_analysis_init(&an);
+	CU_ASSERT_EQUAL_FATAL(ts_doctor_mark(&an, text), 0);
+	r = ts_doctor_stored(&an);
+	CU_ASSERT(r->declared > 0 && r->declared <= TS_DOCTOR_MAX_STORED);
+	CU_ASSERT_EQUAL(r->declared + r->dropped, 400);
+	/* the error, found last, is kept first */
+	CU_ASSERT_STRING_EQUAL(r->a.f[0].kind->id, "housekeeping-none");
+	free(text);
+	ts_audit_free(&a);
+	ts_analysis_free(&an);
+}
+
+/* marks that do not parse are refused, not half applied in silence */
+static void test_doctor_marks_bad(void)
+{
+	static const char * const bad[] = {
+		"f0.id=cpuidle",			/* a finding before findings= */
+		"findings=1 f1.id=cpuidle",		/* beyond the slots declared */
+		"findings=1 f0.msg=%G0",		/* a bad escape */
+		"findings=1 f0.msg=a%00b",		/* a NUL */
+		"findings=1 findings=1",		/* a second audit */
+		"findings=100000",			/* beyond any recorder's bound */
+		"findings=1 f0.id=cpuidle f0.id=cpuidle",
+		"findings=1 f0.ev1.file=x",		/* evidence out of order */
+		"cmdline.1=x",				/* a piece missing */
+		"noequals",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ts_analysis_init(&an);
+		CU_ASSERT_EQUAL(ts_doctor_mark(&an, bad[i]), -1);
+		ts_analysis_free(&an);
+	}
+	/* sixteen whole pieces of the command line would not leave room for its NUL */
+	ts_analysis_init(&an);
+	{
+		char *t = malloc(16 * 270), *w = t;
+
+		for (int i = 0; i < 16; i++) {
+			w += sprintf(w, "cmdline.%d=", i);
+			memset(w, 'y', 256);
+			w += 256;
+			*w++ = ' ';
+		}
+		w[-1] = '\0';
+		CU_ASSERT_EQUAL(ts_doctor_mark(&an, t), -1);
+		free(t);
+	}
+	ts_analysis_free(&an);
+	/* a later version's keys and ids are passed over */
+	ts_analysis_init(&an);
+	CU_ASSERT_EQUAL(ts_doctor_mark(&an, "future=1 findings=1 f0.id=new-kind f0.future=2 "
+					     "f0.ev0=x"), 0);
+	CU_ASSERT_EQUAL(ts_doctor_unknown(&an), 1);
+	ts_analysis_free(&an);
+}
+
+/*
+ * The join on co-runners: a kernel thread's run time on its CPUs, a
+ * quota's task's time with SCHED holding the tick; not on a CPU the
+ * recording lacks, nor for a pid the recording knows under another name.
+ */
+static void test_doctor_join_tasks(void)
+{
+	struct ts_audit j;
+	const char *unit;
+	char how[160];
+
+	start(0, 1);
+	ts_analysis_set_initial(&an, 2, TS_TICK_UNKNOWN, TS_IDLE_BUSY);
+	task[2] = 100;
+	stop_ok(2, 10 * MS);
+	stop_sched(2, 500 * MS);
+	restart(2, 500 * MS, TS_RESTART_DEPENDENCY);
+	sw(2, 505 * MS, 200);
+	sw(2, 530 * MS, 100);
+	stop_sched(2, 530 * MS);
+	stop_ok(2, 600 * MS);
+	sw(2, 700 * MS, 200);
+	sw(2, 710 * MS, 100);
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL_FATAL(ts_doctor_mark(&an,
+		"findings=5 f0.id=cgroup-cpu-quota f0.cpus=2 f0.pid=200 f0.name=task200 "
+		"f0.cgroup=/q f1.id=kthread-on-isolated f1.cpus=2 f1.pid=200 f1.name=task200 "
+		"f2.id=kthread-on-isolated f2.cpus=3 f2.pid=200 f2.name=task200 "
+		"f3.id=kthread-on-isolated f3.cpus=2 f3.pid=200 f3.name=other "
+		"f4.id=timer-migration f4.cpus="), 0);
+	CU_ASSERT_EQUAL_FATAL(ts_doctor_joined(&an, &j), 0);
+	CU_ASSERT_EQUAL_FATAL(j.nr, 5);
+	CU_ASSERT_EQUAL(j.f[0].seen, 25 * MS);		/* with SCHED: 505 to 530 ms */
+	CU_ASSERT_STRING_EQUAL(j.f[0].seen_unit, "ns");
+	CU_ASSERT_EQUAL(j.f[1].seen, 35 * MS);		/* ran: and 700 to 710 ms */
+	CU_ASSERT_EQUAL(j.f[2].seen, -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(j.f[2].seen_how, "none of CPU 3"));
+	CU_ASSERT_EQUAL(j.f[3].seen, -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(j.f[3].seen_how, "pid 200 is task200"));
+	CU_ASSERT_EQUAL(j.f[4].seen, -1);
+	/* without sched_switch no task is known to have run */
+	an.caps.sched_switch = 0;
+	CU_ASSERT_EQUAL(ts_doctor_seen(&an, &j.f[1], &unit, how, sizeof(how)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(how, "sched_switch"));
+	ts_audit_free(&j);
+	ts_analysis_free(&an);
+}
+
+
 static void test_fixture_patched(void)
 {
 	struct ts_analysis a;
@@ -2183,6 +2395,10 @@ int main(int argc, char **argv)
 		{ "parse: numbers", test_parse_numbers },
 		{ "stream: pages whose time goes back", test_time_backwards },
 		{ "stream: the start mark's boot id", test_mark_boot_id },
+		{ "doctor: the audit through the marks and back", test_doctor_marks_round_trip },
+		{ "doctor: the marks are bounded", test_doctor_marks_bounded },
+		{ "doctor: marks that do not parse", test_doctor_marks_bad },
+		{ "doctor: joined with co-runners", test_doctor_join_tasks },
 		{ "fixture: patched recording", test_fixture_patched },
 		{ "fixture: stock recording", test_fixture_stock },
 		{ "fixture: a recording converted to v7 by trace-cmd", test_fixture_converted },

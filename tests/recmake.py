@@ -1,0 +1,269 @@
+"""recmake.py - a small tickstat recording made from a list of events, for host tests.
+
+The committed fixtures are guest captures of a kernel whose recordings
+predate some of what tickstat now writes (the causes' events, the doctor
+marks).  This writes a version 6 trace.dat (trace-cmd.dat.v6(5)) as
+tickstat record does: the formats and ring-buffer headers of patched.dat
+(the guest's 6.1), the causes' formats as the kernel writes them, a
+kallsyms of the functions named, tickstat's marks on CPU 0 (start, the
+caller's extra start marks, initial, ready, then end, pages, done with the
+page counts and CRC-32s its reader checks) and each CPU's events in pages.
+"""
+import struct
+import zlib
+
+from datfix import MAGIC
+
+PAGE = 4096
+LONG = 8
+
+COMMON = ("\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+          "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+          "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+          "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n")
+IRQ_ENTRY, WORK_START = 900, 901
+EXTRA_FORMATS = [
+    ("irq", "name: irq_handler_entry\nID: %d\nformat:\n" % IRQ_ENTRY + COMMON +
+     "\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
+     "\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+     "print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n"),
+    ("workqueue", "name: workqueue_execute_start\nID: %d\nformat:\n" % WORK_START + COMMON +
+     "\tfield:void * work;\toffset:8;\tsize:8;\tsigned:0;\n"
+     "\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+     "print fmt: \"work struct %p: function %ps\", REC->work, REC->function\n"),
+]
+
+
+def _sized(b: bytes, p: int, size: int) -> tuple[bytes, int]:
+    n = int.from_bytes(b[p:p + size], "little")
+    return bytes(b[p + size:p + size + n]), p + size + n
+
+
+def base_parts(fixture: bytes) -> dict:
+    """header_page, header_event and the formats ((system, text)) of a v6 file."""
+    assert fixture[:10] == MAGIC
+    p = 18
+    parts = {}
+    for tag in (b"header_page\0", b"header_event\0"):
+        p += len(tag)
+        parts[tag[:-1].decode()], p = _sized(fixture, p, 8)
+    formats = []
+    n = struct.unpack_from("<I", fixture, p)[0]
+    p += 4
+    for _ in range(n):
+        text, p = _sized(fixture, p, 8)
+        formats.append(("ftrace", text))
+    systems = struct.unpack_from("<I", fixture, p)[0]
+    p += 4
+    for _ in range(systems):
+        end = fixture.index(b"\0", p)
+        system = fixture[p:end].decode()
+        p = end + 1
+        n = struct.unpack_from("<I", fixture, p)[0]
+        p += 4
+        for _ in range(n):
+            text, p = _sized(fixture, p, 8)
+            formats.append((system, text))
+    parts["formats"] = formats
+    return parts
+
+
+def event_id(formats, name: str) -> int:
+    for _, text in formats:
+        lines = text.split(b"\n")
+        if lines[0] == b"name: " + name.encode():
+            return int(lines[1].split()[1])
+    raise KeyError(name)
+
+
+class Pages:
+    """One CPU's ring-buffer pages, filled with records in time order."""
+
+    def __init__(self):
+        self.pages: list[bytes] = []
+        self.cur = bytearray()
+        self.base = 0
+        self.last = 0
+
+    def _flush(self) -> None:
+        if self.cur:
+            head = struct.pack("<QQ", self.base, len(self.cur))
+            self.pages.append((head + bytes(self.cur)).ljust(PAGE, b"\0"))
+        self.cur = bytearray()
+
+    def add(self, ts: int, data: bytes) -> None:
+        data = data.ljust((len(data) + 3) // 4 * 4, b"\0")
+        need = 8 + len(data) + 8
+        if not self.cur or 16 + len(self.cur) + need > PAGE:
+            self._flush()
+            self.base = ts
+            self.last = ts
+        delta = ts - self.last
+        if delta >= 1 << 27:                      # a time extend carries the high bits
+            self.cur += struct.pack("<II", 30 | (delta & ((1 << 27) - 1)) << 5, delta >> 27)
+            delta = 0
+        if len(data) <= 112:                      # the length in the header's type_len
+            self.cur += struct.pack("<I", (len(data) // 4) | delta << 5) + data
+        else:                                     # type_len 0: the length in array[0]
+            self.cur += struct.pack("<II", delta << 5, len(data) + 4) + data
+        self.last = ts
+
+    def close(self) -> list[bytes]:
+        self._flush()
+        return self.pages
+
+
+def common(eid: int, pid: int) -> bytes:
+    return struct.pack("<HBBi", eid, 0, 0, pid)
+
+
+def used(page: bytes) -> int:
+    return 16 + struct.unpack_from("<Q", page, 8)[0] & ((1 << 27) - 1)
+
+
+class Recording:
+    """A tickstat recording: CPUs 0..ncpus-1, marks on CPU 0."""
+
+    def __init__(self, fixture: bytes, ncpus: int):
+        self.parts = base_parts(fixture)
+        self.formats = self.parts["formats"] + [(s, t.encode()) for s, t in EXTRA_FORMATS]
+        self.ncpus = ncpus
+        self.events: list[list[tuple[int, bytes]]] = [[] for _ in range(ncpus)]
+        self.syms: dict[str, int] = {}
+        self.comms: dict[int, str] = {}
+
+    def sym(self, name: str) -> int:
+        """The address of a function, in the file's kallsyms."""
+        if name not in self.syms:
+            self.syms[name] = 0xffffffff81100000 + 0x1000 * len(self.syms)
+        return self.syms[name]
+
+    def mark(self, ts: int, text: str) -> None:
+        data = common(event_id(self.formats, "print"), 1) + struct.pack("<Q", 0)
+        self.events[0].append((ts, data + text.encode() + b"\n\0"))
+
+    def irq(self, cpu: int, ts: int, irq: int, name: str) -> None:
+        s = name.encode() + b"\0"
+        data = common(IRQ_ENTRY, 0) + struct.pack("<iI", irq, 16 | len(s) << 16) + s
+        self.events[cpu].append((ts, data))
+
+    def work(self, cpu: int, ts: int, fn: str, pid: int) -> None:
+        data = common(WORK_START, pid) + struct.pack("<QQ", 0xffff888000100000, self.sym(fn))
+        self.events[cpu].append((ts, data))
+
+    def hrtimer(self, cpu: int, ts: int, fn: str) -> None:
+        data = common(event_id(self.formats, "hrtimer_expire_entry"), 0) + \
+            struct.pack("<QqQ", 0xffff888000200000, ts, self.sym(fn))
+        self.events[cpu].append((ts, data))
+
+    def switch(self, cpu: int, ts: int, prev: tuple[int, str], nxt: tuple[int, str]) -> None:
+        for pid, comm in (prev, nxt):
+            if pid:
+                self.comms[pid] = comm
+        data = common(event_id(self.formats, "sched_switch"), prev[0]) + \
+            struct.pack("<16siiq16sii", prev[1].encode(), prev[0], 120, 0 if not prev[0] else 1,
+                        nxt[1].encode(), nxt[0], 120)
+        self.events[cpu].append((ts, data))
+
+    def write(self, path, start: int, end: int, start_marks: list[str], initial: str,
+              monitored: str, causes: str = "work,timer,hrtimer,irq,softirq") -> None:
+        """The file: marks from start to end around the events, as tickstat writes them."""
+        cpus = "0-%d" % (self.ncpus - 1)
+        self.sym("tick_sched_timer")
+        self.mark(start, "tickstat v1 start: cpus=%s nohz_full=%s monitored=%s causes=%s"
+                  % (cpus, monitored, monitored, causes))
+        t = start
+        for m in start_marks:
+            t += 1000
+            self.mark(t, "tickstat v1 " + m)
+        self.mark(t + 1000, "tickstat v1 initial: " + initial)
+        self.mark(t + 2000, "tickstat v1 ready: start_ns=%d snapshot_ns=%d initial=%d"
+                  % (start, t + 2000, self.ncpus))
+        pages = []
+        for cpu in range(self.ncpus):
+            p = Pages()
+            for ts, data in sorted(self.events[cpu], key=lambda e: e[0]):
+                p.add(ts, data)
+            pages.append(p.close())
+        # the end marks, on a page of their own after CPU 0's others
+        endtext = "tickstat v1 end: end_ns=%d " % end + \
+            " ".join("overrun.%d=0" % c for c in range(self.ncpus))
+        sums = []
+        for cpu in range(self.ncpus):
+            crc = 0
+            for page in pages[cpu]:
+                crc = zlib.crc32(page[:used(page)], crc)
+            sums.append("%d=%d:%08x" % (cpu, len(pages[cpu]), crc))
+        pagestext = "tickstat v1 pages: " + " ".join(sums)
+        done = "tickstat v1 done: markers=2 crc=%08x" % zlib.crc32(
+            pagestext.encode(), zlib.crc32(endtext.encode()))
+        p = Pages()
+        for i, text in enumerate((endtext, pagestext, done)):
+            data = common(event_id(self.formats, "print"), 1) + struct.pack("<Q", 0)
+            p.add(end + 1000 * (i + 1), data + text.encode() + b"\n\0")
+        pages[0] += p.close()
+        self._write(path, pages)
+
+    def _write(self, path, pages) -> None:
+        out = bytearray(MAGIC + b"6\0" + bytes([0, LONG]) + struct.pack("<I", PAGE))
+        for tag in ("header_page", "header_event"):
+            out += tag.encode() + b"\0" + struct.pack("<Q", len(self.parts[tag])) + \
+                self.parts[tag]
+        ftrace = [t for s, t in self.formats if s == "ftrace"]
+        out += struct.pack("<I", len(ftrace))
+        for t in ftrace:
+            out += struct.pack("<Q", len(t)) + t
+        systems: dict[str, list[bytes]] = {}
+        for s, t in self.formats:
+            if s != "ftrace":
+                systems.setdefault(s, []).append(t)
+        out += struct.pack("<I", len(systems))
+        for s, texts in systems.items():
+            out += s.encode() + b"\0" + struct.pack("<I", len(texts))
+            for t in texts:
+                out += struct.pack("<Q", len(t)) + t
+        ks = b"".join(b"%016x T %s\n" % (a, n.encode()) for n, a in sorted(self.syms.items()))
+        out += struct.pack("<I", len(ks)) + ks
+        out += struct.pack("<I", 0)
+        cl = b"".join(b"%d %s\n" % (p, c.encode()) for p, c in sorted(self.comms.items()))
+        out += struct.pack("<Q", len(cl)) + cl
+        out += struct.pack("<I", self.ncpus) + b"options  \0"
+        for oid, text in ((4, b"local global [mono]"), (5, b"Linux test 6.1.192 x86_64"),
+                          (9, b"tickstat 0.1")):
+            out += struct.pack("<HI", oid, len(text) + 1) + text + b"\0"
+        out += struct.pack("<H", 0) + b"flyrecord\0"
+        clock = b"[mono]"
+        off = len(out) + 16 * self.ncpus + 8 + len(clock)
+        off = (off + PAGE - 1) // PAGE * PAGE
+        for cpu in range(self.ncpus):
+            size = PAGE * len(pages[cpu])
+            out += struct.pack("<QQ", off, size)
+            off += size
+        out += struct.pack("<Q", len(clock)) + clock
+        out += b"\0" * (-len(out) % PAGE)
+        for cpu in range(self.ncpus):
+            out += b"".join(pages[cpu])
+        with open(path, "wb") as f:
+            f.write(out)
+
+
+def enc(value: str) -> str:
+    """A doctor mark's value: space, '%', control and non-ASCII bytes as %XX."""
+    return "".join(chr(c) if 0x20 < c < 0x7f and c != 0x25 else "%%%02X" % c
+                   for c in value.encode())
+
+
+def doctor_marks(header: dict, findings: list[dict], limit: int = 1000) -> list[str]:
+    """The doctor marks of an audit (docs/recording-format.md), split as tickstat splits
+    them: as many tokens as fit a mark of `limit` bytes."""
+    tokens = ["%s=%s" % (k, enc(str(v))) for k, v in header.items()]
+    tokens.append("findings=%d" % len(findings))
+    for j, f in enumerate(findings):
+        tokens += ["f%d.%s=%s" % (j, k, enc(str(v))) for k, v in f.items()]
+    marks, cur = [], "doctor:"
+    for t in tokens:
+        if len("tickstat v1 " + cur) + 1 + len(t) > limit:
+            marks.append(cur)
+            cur = "doctor:"
+        cur += " " + t
+    return marks + [cur]
