@@ -21,7 +21,7 @@ COMMON = ("\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
           "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
           "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
           "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n")
-IRQ_ENTRY, WORK_START = 900, 901
+IRQ_ENTRY, WORK_START, HRTIMER_EXIT = 900, 901, 902
 EXTRA_FORMATS = [
     ("irq", "name: irq_handler_entry\nID: %d\nformat:\n" % IRQ_ENTRY + COMMON +
      "\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
@@ -31,6 +31,9 @@ EXTRA_FORMATS = [
      "\tfield:void * work;\toffset:8;\tsize:8;\tsigned:0;\n"
      "\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n\n"
      "print fmt: \"work struct %p: function %ps\", REC->work, REC->function\n"),
+    ("timer", "name: hrtimer_expire_exit\nID: %d\nformat:\n" % HRTIMER_EXIT + COMMON +
+     "\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+     "print fmt: \"hrtimer=%p\", REC->hrtimer\n"),
 ]
 
 
@@ -154,6 +157,11 @@ class Recording:
     def hrtimer(self, cpu: int, ts: int, fn: str) -> None:
         data = common(event_id(self.formats, "hrtimer_expire_entry"), 0) + \
             struct.pack("<QqQ", 0xffff888000200000, ts, self.sym(fn))
+        self.events[cpu].append((ts, data))
+
+    def hrtimer_exit(self, cpu: int, ts: int, pid: int = 0) -> None:
+        """The exit of the hrtimer hrtimer() started (the same address)."""
+        data = common(HRTIMER_EXIT, pid) + struct.pack("<Q", 0xffff888000200000)
         self.events[cpu].append((ts, data))
 
     def switch(self, cpu: int, ts: int, prev: tuple[int, str], nxt: tuple[int, str]) -> None:
