@@ -277,7 +277,8 @@ static int start(struct monitor *m)
 {
 	/* no kprobes (they crashed Debian's 6.1 in the guest): the patched events only */
 	struct ts_session_opts so = { .cpus = m->o->cpus, .buffer_kb = m->o->buffer_kb,
-				      .pin_away = 1, .probes = TS_PROBES_OFF };
+				      .pin_away = 1, .probes = TS_PROBES_OFF,
+				      .causes = !m->o->no_causes };
 	struct utsname uts;
 	char list[512], err[256];
 

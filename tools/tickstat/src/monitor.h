@@ -20,6 +20,7 @@ struct ts_monitor_opts {
 	const char *listen;		/* ADDR:PORT to serve /metrics on, or NULL */
 	int top;			/* named culprits and co-runners per CPU */
 	const char *output;		/* keep the recording here too, or NULL */
+	int no_causes;			/* --no-causes */
 };
 
 int ts_monitor(const struct ts_monitor_opts *o);

@@ -148,6 +148,8 @@ static const char * const monitor_usage[] = {
 	"  -b, --buffer-kb KB     ring buffer per CPU (default 1024)",
 	"  -o, --output FILE      also keep the recording the counters come from (it grows",
 	"                         without bound: for checking the numbers, with --duration)",
+	"      --no-causes        do not record the work items, timers and interrupts on the",
+	"                         watched CPUs (they go into --output's recording)",
 	"  -q, --quiet            no progress messages",
 	"  -v, --verbose          more messages",
 	"  -h, --help             this help",
@@ -228,7 +230,7 @@ static const struct opt_spec {
 	[OPT_TEXTFILE] = { "textfile", 1, 0, FOR_MONITOR },
 	[OPT_LISTEN] = { "listen", 1, 0, FOR_MONITOR },
 	[OPT_PROBES] = { "probes", 1, 0, FOR_RECORDING },
-	[OPT_NO_CAUSES] = { "no-causes", 0, 0, FOR_RECORDING },
+	[OPT_NO_CAUSES] = { "no-causes", 0, 0, FOR_RECORDING | MONITOR_TOO },
 	[OPT_NO_DOCTOR] = { "no-doctor", 0, 0, FOR_RECORDING },
 };
 
@@ -956,6 +958,7 @@ static int run_monitor(int argc, char **argv)
 	mo.listen = o.listen;
 	mo.top = o.out.top;
 	mo.output = o.rec.output;
+	mo.no_causes = o.rec.no_causes;
 	return ts_monitor(&mo);
 }
 
