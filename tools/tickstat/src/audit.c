@@ -273,31 +273,41 @@ int ts_audit_read_long(struct ts_audit *a, const char *file, long *val, char *ra
 }
 
 /*
+ * next_param - the next word of the command line at *p (its length in *w),
+ * or NULL at the end: "--" ends the kernel's parameters, the rest goes to
+ * init.  *p moves past the word.
+ */
+static const char *next_param(const char **p, size_t *w)
+{
+	const char *word;
+
+	*p += strspn(*p, " \t\n");
+	*w = strcspn(*p, " \t\n");
+	if (!*w || (*w == 2 && !strncmp(*p, "--", 2)))
+		return NULL;
+	word = *p;
+	*p += *w;
+	return word;
+}
+
+/*
  * ts_cmdline_param - the value of the last name=value on the command line
  * (the kernel's early parameters take the last one too).  Returns 1 when
  * given (val "" for a bare name), 0 when not.
  */
 int ts_cmdline_param(const struct ts_audit *a, const char *name, char *val, size_t len)
 {
-	size_t n = strlen(name);
-	const char *p = a->cmdline;
+	size_t n = strlen(name), w;
+	const char *p = a->cmdline, *word;
 	int found = 0;
 
-	while (*p) {
-		size_t w;
-
-		p += strspn(p, " \t\n");
-		w = strcspn(p, " \t\n");
-		/* "--" ends the kernel's parameters: the rest goes to init */
-		if (w == 2 && !strncmp(p, "--", 2))
-			break;
-		if (w >= n && !strncmp(p, name, n) && (w == n || p[n] == '=')) {
+	while ((word = next_param(&p, &w))) {
+		if (w >= n && !strncmp(word, name, n) && (w == n || word[n] == '=')) {
 			size_t v = w > n ? w - n - 1 : 0;
 
-			snprintf(val, len, "%.*s", (int)v, w > n ? p + n + 1 : "");
+			snprintf(val, len, "%.*s", (int)v, w > n ? word + n + 1 : "");
 			found = 1;
 		}
-		p += w;
 	}
 	return found;
 }
@@ -308,24 +318,17 @@ int ts_cmdline_param(const struct ts_audit *a, const char *name, char *val, size
  */
 int ts_cmdline_all(const struct ts_audit *a, const char *name, char *val, size_t len)
 {
-	size_t n = strlen(name), used = 0;
-	const char *p = a->cmdline;
+	size_t n = strlen(name), used = 0, w;
+	const char *p = a->cmdline, *word;
 	int found = 0;
 
 	val[0] = '\0';
-	while (*p) {
-		size_t w;
-
-		p += strspn(p, " \t\n");
-		w = strcspn(p, " \t\n");
-		if (w == 2 && !strncmp(p, "--", 2))
-			break;
-		if (w > n && !strncmp(p, name, n) && p[n] == '=') {
+	while ((word = next_param(&p, &w))) {
+		if (w > n && !strncmp(word, name, n) && word[n] == '=') {
 			used += snprintf(val + used, used < len ? len - used : 0, "%s%.*s",
-					 found ? "," : "", (int)(w - n - 1), p + n + 1);
+					 found ? "," : "", (int)(w - n - 1), word + n + 1);
 			found = 1;
 		}
-		p += w;
 	}
 	return found;
 }
