@@ -158,6 +158,53 @@ def common(s: Scenario) -> None:
                  c["ticks"])
         if c["ticks"] is not None:
             check_loc(s, c)
+    check_diagnosis(s)
+
+
+# The diagnosis each scenario must give on the CPUs it is about: the cause
+# (docs/cookbook.md, "The diagnosis").  A stock kernel without probes names
+# only the first dependency it checks: SCHED hides RCU there (docs/scenarios/rcu.md).
+DIAGNOSIS: dict[str, dict[int, tuple[str, ...]]] = {
+    "lone-task": {1: ("TICKLESS",)},
+    "two-tasks": {1: ("SCHED",)},
+    "sched-rr": {1: ("SCHED",)},
+    "sched-deadline": {1: ("SCHED",)},
+    "posix-timer": {1: ("POSIX_TIMER",), 2: ("POSIX_TIMER",)},
+    "perf-freq": {1: ("PERF_EVENTS",)},
+    "rcu": {2: ("RCU",)},
+    "rcu-exp": {2: ("RCU_EXP",)},
+    "timer-softirq": {2: ("TIMER_SOFTIRQ",)},
+    "causes": {3: ("irq",)},
+    "boot-cpu": {1: ("TICKLESS",), 2: ("TICKLESS",), 3: ("TICKLESS",)},
+    "nohz-idle": {n: ("NOT_NOHZ_FULL",) for n in (1, 2, 3)},
+    "nohz-off": {n: ("NOT_NOHZ_FULL",) for n in (1, 2, 3)},
+}
+COOKBOOK = Path(__file__).resolve().parents[2] / "docs/cookbook.md"
+
+
+def check_diagnosis(s: Scenario) -> None:
+    """Every CPU's diagnosis is a whole sentence with a remedy and a cookbook
+    section that exists; on the scenario's own CPUs it names its cause."""
+    anchors = set(re.findall(r'<a id="([a-z0-9-]+)"></a>', COOKBOOK.read_text()))
+    for c in s.report["cpus"]:
+        d, n = c["diagnosis"], c["cpu"]
+        s.expect(f"CPU{n} diagnosis: a line, a remedy, a cookbook section",
+                 d["line"].startswith(f"CPU {n}: ") and d["remedy"] and
+                 d["cookbook"].split("#")[-1] in anchors, "complete", d)
+    want = dict(DIAGNOSIS.get(s.name, {}))
+    if s.name in ("rcu", "rcu-exp") and not (s.patched or s.first_scope):
+        want = {2: want[2] + ("SCHED",)}
+    if s.name == "cpu-quota" and (s.dir / "cpu.max").read_text().split()[0] != "no":
+        want = {1: ("SCHED",) if s.release >= (6, 6) else ("TICKLESS",)}
+        if s.release >= (6, 6):
+            d = s.cpu(1)["diagnosis"]
+            s.expect("CPU1 diagnosis names the cgroup CPU quota",
+                     "cgroup CPU quota" in d["line"] and d["cookbook"].endswith("#cgroup-cpu-quota"),
+                     "cpu.max", d["line"])
+    for n, causes in want.items():
+        d = s.cpu(n)["diagnosis"]
+        s.expect(f"CPU{n} diagnosis: {' or '.join(causes)}", d["cause"] in causes, causes,
+                 d["line"])
 
 
 def check_loc(s: Scenario, c: dict) -> None:

@@ -507,6 +507,23 @@ static int lone_sched_explained(const struct ts_analysis *an, int pid, struct ts
 	return 0;
 }
 
+/*
+ * Did pid run for 90% or more of the time SCHED held the tick?  Others
+ * then only passed by (a kworker for a moment): the question is why this
+ * one kept it.
+ */
+static int mostly_one(const struct ts_cpu *c, int pid)
+{
+	uint64_t all = c->tasks_other.sched_ns, its = 0;
+
+	for (int i = 0; i < c->nr_tasks; i++) {
+		all += c->tasks[i].sched_ns;
+		if (c->tasks[i].pid == pid)
+			its = c->tasks[i].sched_ns;
+	}
+	return all && its >= all / 10 * 9;
+}
+
 /* SCHED: who shared the CPU, or why one task kept the tick. */
 static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		       struct ts_diagnosis *d)
@@ -527,6 +544,9 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		return;
 	}
 	n = sched_runners(c, pids, 2);
+	/* one task had nearly all of it: why one task kept the tick comes first */
+	if (n >= 2 && mostly_one(c, pids[0]) && lone_sched_explained(an, pids[0], d))
+		return;
 	if (n >= 2 && (is_kworker(an, pids[0]) || is_kworker(an, pids[1]))) {
 		int kw = is_kworker(an, pids[0]) ? 0 : 1;
 

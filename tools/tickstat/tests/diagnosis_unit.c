@@ -506,6 +506,23 @@ static void test_sched_alone(void)
 		ts_analysis_free(&an);
 	}
 
+	/* a kworker passing by while the task under a quota held SCHED: the quota still */
+	begin(1, 1);
+	ts_analysis_set_kernel(&an, "6.12.57+deb13-amd64");
+	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	ts_comm_set(&an, 100, "app");
+	CU_ASSERT_EQUAL(ts_analysis_set_quota(&an, 100, 50000, 100000), 0);
+	task[2] = 100;
+	refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
+	sw(2, 150 * MS, 50, "kworker/2:1");
+	sw(2, 151 * MS, 100, "app");
+	stop_ok(2, 300 * MS);
+	expect(diagnose(2, 1 * S), "SCHED", "cgroup-cpu-quota",
+	       "CPU 2: tick ran 20.0% of the window; SCHED (20.0%): app(100) ran alone under a "
+	       "cgroup CPU quota (cpu.max 50000 100000), which keeps the tick since 6.6; remove "
+	       "the quota on isolated CPUs (echo max > its cgroup's cpu.max)");
+	ts_analysis_free(&an);
+
 	begin(1, 1);
 	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	task[2] = 100;
