@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "diagnosis.h"
+#include "docrec.h"
 #include "metrics.h"
 #include "text.h"
 
@@ -664,6 +665,35 @@ static void diag_reason(const struct ts_analysis *an, const struct ts_cpu *c,
 }
 
 /* ts_diagnose - the diagnosis of one CPU of a finished analysis; never empty */
+/*
+ * The audit tickstat record stored at the start (docrec.c): its findings on
+ * this CPU that the recording saw happen, named after the line, so that the
+ * set-up problem and its effect meet (issue 23's join).
+ */
+static void doctor_saw(const struct ts_analysis *an, const struct ts_cpu *c,
+		       struct ts_diagnosis *d)
+{
+	const struct ts_doctor_rec *rec = ts_doctor_stored(an);
+	int shown = 0;
+
+	d->has_audit = rec != NULL;
+	for (int i = 0; rec && i < rec->a.nr; i++) {
+		const struct ts_finding *f = &rec->a.f[i];
+		const char *unit;
+		char how[160];
+
+		if (!f->kind || !ts_cpuset_has(&f->cpus, c->cpu) ||
+		    ts_doctor_seen(an, f, &unit, how, sizeof(how)) <= 0 ||
+		    strstr(d->doctor, f->kind->id))
+			continue;
+		if (shown++ == 3)
+			break;
+		PUT(d->doctor, "%s%s", shown > 1 ? ", " : "", f->kind->id);
+	}
+	if (d->doctor[0])
+		PUT(d->line, " (tickstat doctor found it at the start: %s)", d->doctor);
+}
+
 void ts_diagnose(const struct ts_analysis *an, const struct ts_cpu *c, struct ts_diagnosis *d)
 {
 	struct ts_metrics m;
@@ -683,6 +713,7 @@ void ts_diagnose(const struct ts_analysis *an, const struct ts_cpu *c, struct ts
 	} else if (!diag_tickless(an, c, &m, d)) {
 		diag_reason(an, c, &m, d);
 	}
+	doctor_saw(an, c, d);
 }
 
 /* ts_table_diagnosis - the table's first section: a line per CPU */
@@ -716,5 +747,21 @@ void ts_json_diagnosis(FILE *f, const struct ts_analysis *an, const struct ts_cp
 	ts_json_string(f, d.line);
 	fputs(",\"remedy\":", f);
 	ts_json_string(f, d.remedy);
+	fputs(",\"doctor\":", f);
+	if (!d.has_audit) {
+		fputs("null", f);
+	} else {
+		char ids[TS_DIAG_TEXT], *tok, *save = NULL;
+		int first = 1;
+
+		snprintf(ids, sizeof(ids), "%s", d.doctor);
+		fputc('[', f);
+		for (tok = strtok_r(ids, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+			fprintf(f, "%s", first ? "" : ",");
+			ts_json_string(f, tok);
+			first = 0;
+		}
+		fputc(']', f);
+	}
 	fprintf(f, ",\"cookbook\":\"docs/cookbook.md#%s\"}", d.anchor);
 }

@@ -22,6 +22,8 @@ struct ts_diagnosis {
 	char detail[TS_DIAG_TEXT];	/* what the data says about it */
 	char remedy[TS_DIAG_TEXT];	/* what to change */
 	char line[3 * TS_DIAG_TEXT];	/* "CPU 2: tick ran ...; SCHED (40.0%): ...; pin one elsewhere" */
+	char doctor[TS_DIAG_TEXT];	/* the stored audit's findings the recording saw here, ", " */
+	int has_audit;			/* the source stored tickstat doctor's audit */
 };
 
 /*

@@ -763,7 +763,8 @@ static void test_outputs(void)
 		"\"diagnosis\":{\"cause\":\"SCHED\",\"detail\":\"a\\\\x0ab(100) and caf\xc3\xa9(200) "
 		"shared the CPU\",\"line\":\"CPU 2: tick ran 40.0% of the window; SCHED (40.0%): "
 		"a\\\\x0ab(100) and caf\xc3\xa9(200) shared the CPU; pin one elsewhere\","
-		"\"remedy\":\"pin one elsewhere\",\"cookbook\":\"docs/cookbook.md#reason-sched\"}");
+		"\"remedy\":\"pin one elsewhere\",\"doctor\":null,"
+		"\"cookbook\":\"docs/cookbook.md#reason-sched\"}");
 	free(got);
 	ts_analysis_free(&an);
 }
