@@ -67,7 +67,7 @@ def last_span(rows: list, n: int) -> dict:
 
 
 def check_exit_codes(files: Path) -> None:
-    want = {"record-short": "0", "record-sigint": "0", "report-sigint": "0", "record": "0",
+    want = {"record-short": "0", "record-sigint": "0", "report-sigint": "0", "tc-start": "0", "record": "0",
             "extract": "0", "report-json": "0", "tc-report": "0", "tc-stat": "0", "tc-dump": "0",
             "report-v": "0", "record-extra": "0", "tc-extra": "0", "check-pass": "0", "check-fail": "2",
             "check-forbid": "2", "report-missing": "1", "report-truncated": "1", "record-offline-cpu": "1",
