@@ -53,13 +53,15 @@ FIXTURES = {
     "app.dat": "tests/fixtures/patched.dat",
     "trace.dat": "tests/fixtures/patched-trace-cmd.dat",
     "stock.dat": "tests/fixtures/stock.dat",
+    "before.dat": "tests/fixtures/stock.dat",
+    "after.dat": "tests/fixtures/patched.dat",
 }
 # files made from the fixtures before a block runs: name -> tickstat arguments
 MADE = {
     "run.json": ["report", "--json=run.json", "run.dat"],
     "run.csv": ["report", "--csv", "run.csv", "run.dat"],
-    "before.json": ["report", "--json=before.json", "stock.dat"],
-    "after.json": ["report", "--json=after.json", "run.dat"],
+    "before.json": ["report", "--json=before.json", "before.dat"],
+    "after.json": ["report", "--json=after.json", "after.dat"],
 }
 # absolute output paths of the examples, written in the block's directory instead
 REWRITE = {
@@ -81,7 +83,7 @@ EXCLUDED = [
     (r"^tickstat doctor(?!.*(--root|\.dat))", "audits this machine: its findings are this host's"),
     (r"^echo \$\?", "shows the previous command's exit status"),
     (r"^(cat|grep|ls|uname|mount|cat) .*/(proc|sys)/", "reads this machine's configuration"),
-    (r"^(cat|grep) /proc/cmdline|^(grep|zgrep) .*(/boot/config|/proc/config)",
+    (r"^(cat|grep) /proc/cmdline|^(grep|zgrep) .*(/boot/config|/proc/config)|^lscpu\b",
      "reads this machine's configuration"),
     (r"^tickstat doctor .*run\.dat",
      "needs a recording with an audit; tests/host/doctor-recording.test makes and checks one"),
