@@ -161,11 +161,27 @@ static void table_reasons(FILE *f, const struct ts_analysis *an, const struct ts
 	}
 }
 
+/*
+ * What would fill a section the kernel's events leave unknown: the probes
+ * where they were not used, else only the patched kernel.  A report that
+ * stops at "unknown" leaves the reader nowhere to go.
+ */
+static void next_step(FILE *f, const struct ts_analysis *an, const char *what)
+{
+	if (!an->caps.probes.used)
+		fprintf(f, "# next: to see %s, record with --probes auto, or on the patched kernel (docs/tickstat.md, Stock kernels: probes)\n",
+			what);
+	else
+		fprintf(f, "# next: to see %s, record on the patched kernel: the probes could not stand in here\n",
+			what);
+}
+
 static void table_restarts(FILE *f, const struct ts_analysis *an)
 {
 	fprintf(f, "#\n# restarts of a stopped tick, by cause\n");
 	if (!an->caps.restart) {
 		fprintf(f, "# unknown: this kernel has no timer:tick_restart event\n");
+		next_step(f, an, "restarts");
 		return;
 	}
 	fprintf(f, "# %3s %10s %10s %10s %10s\n", "CPU", "IDLE_EXIT", "IDLE_TICK",
@@ -196,6 +212,7 @@ static void table_culprits(FILE *f, const struct ts_analysis *an, const struct t
 	fprintf(f, "#\n# who set tick dependencies (CPU: the one affected; all: every CPU)\n");
 	if (!an->caps.dep_events) {
 		fprintf(f, "# unknown: this kernel has no timer:tick_dep_set event\n");
+		next_step(f, an, "who set dependencies");
 		return;
 	}
 	fprintf(f, "# %3s %-14s %-8s %7s %-22s %-36s %6s %6s\n", "CPU", "dependency", "scope",

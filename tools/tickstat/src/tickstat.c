@@ -3,7 +3,7 @@
  * tickstat.c - why does the tick keep running?  The command dispatcher.
  *
  *   tickstat record [-C CPUS] [-d SECONDS] [-o FILE] [-- COMMAND ...]
- *   tickstat report FILE
+ *   tickstat report [--json[=FILE]] [--csv FILE] FILE
  *   tickstat check [FILE | record options] THRESHOLDS
  *   tickstat monitor [--interval SECS] [--textfile PATH] [--listen ADDR:PORT] [-C CPUS]
  *   tickstat doctor [--root DIR] [--json] [--junit FILE] [--fail-on LEVEL]
@@ -45,6 +45,8 @@ struct cmd_opts {
 	int reading;			/* a FILE operand: read it, do not record */
 	enum ts_format format;
 	const char *csv;
+	const char *json;		/* --json=FILE: the JSON report into a file */
+	const char *json_next;		/* the word after a value-less --json */
 	const char *junit;
 	const char *nohz_full;
 	uint64_t range[2];
@@ -159,7 +161,8 @@ static const char * const monitor_usage[] = {
 static const char * const output_usage[] = {
 	"",
 	"output:",
-	"      --json             the report as JSON (schema " TS_JSON_SCHEMA ")",
+	"      --json[=FILE]      the report as JSON (schema " TS_JSON_SCHEMA "); with FILE",
+	"                         into FILE, and the table stays on stdout",
 	"      --prometheus       node_exporter textfile collector format",
 	"      --csv FILE         the per-CPU timeline as CSV ('-' for stdout, instead of the report)",
 	"      --top N            reasons and culprits per CPU in the table (default 5)",
@@ -198,7 +201,7 @@ enum opt_id {
 
 static const struct opt_spec {
 	const char *name;
-	int has_arg;
+	int has_arg;			/* 0 none, 1 required, 2 optional (--opt=VALUE only) */
 	char short_name;
 	int where;
 } opt_specs[NR_OPTS] = {
@@ -209,7 +212,7 @@ static const struct opt_spec {
 	[OPT_QUIET] = { "quiet", 0, 'q', FOR_ANY | MONITOR_TOO },
 	[OPT_VERBOSE] = { "verbose", 0, 'v', FOR_ANY | MONITOR_TOO },
 	[OPT_HELP] = { "help", 0, 'h', FOR_ANY | MONITOR_TOO },
-	[OPT_JSON] = { "json", 0, 0, FOR_ANY },
+	[OPT_JSON] = { "json", 2, 0, FOR_ANY },
 	[OPT_PROMETHEUS] = { "prometheus", 0, 0, FOR_ANY },
 	[OPT_CSV] = { "csv", 1, 0, FOR_ANY },
 	[OPT_TOP] = { "top", 1, 0, FOR_ANY | MONITOR_TOO },
@@ -244,7 +247,8 @@ static void build_getopt_tables(void)
 
 	for (int i = 0; i < NR_OPTS; i++) {
 		long_options[i].name = opt_specs[i].name;
-		long_options[i].has_arg = opt_specs[i].has_arg ? required_argument : no_argument;
+		long_options[i].has_arg = opt_specs[i].has_arg == 2 ? optional_argument :
+					  opt_specs[i].has_arg ? required_argument : no_argument;
 		long_options[i].val = 256 + i;
 		if (opt_specs[i].short_name) {
 			*p++ = opt_specs[i].short_name;
@@ -392,6 +396,12 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 		ts_verbose = 1;
 		break;
 	case OPT_JSON:
+		/* --json=FILE: a file beside the table; --json=- is plain --json */
+		if (arg && strcmp(arg, "-")) {
+			o->json = arg;
+			break;
+		}
+		/* fall through */
 	case OPT_PROMETHEUS:
 		if (o->format != FMT_TABLE) {
 			err_msg("--json and --prometheus: choose one\n");
@@ -515,6 +525,8 @@ static int once(const char **values, int id, const char *name, const char *arg)
 
 	if (!opt_specs[id].has_arg || id == OPT_FORBID || id == OPT_EVENT)
 		return 0;
+	if (!arg)	/* an optional value not given: standard output */
+		arg = "-";
 	if (values[slot]) {
 		err_msg("%s: given twice ('%s', then '%s'); give it once\n", name, values[slot], arg);
 		return -1;
@@ -564,6 +576,9 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * co
 		    take_option(o, id, opt_name(id, as_short[id]), optarg))
 			return -1;
 		given[id] = argv[0];
+		/* --json FILE: getopt takes FILE as an operand; say how to give it */
+		if (id == OPT_JSON && !optarg && optind < end && argv[optind][0] != '-')
+			o->json_next = argv[optind];
 	}
 	if (optind < end) {
 		o->file = argv[optind];
@@ -577,7 +592,11 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * co
 			return -1;
 		}
 		if (optind + 1 < end) {
-			err_msg("one input file only ('%s' is extra)\n", argv[optind + 1]);
+			if (o->json_next)
+				err_msg("--json %s: a file for the JSON is given as --json=%s ('=', no space); two input files otherwise\n",
+					o->json_next, o->json_next);
+			else
+				err_msg("one input file only ('%s' is extra)\n", argv[optind + 1]);
 			return -1;
 		}
 		o->reading = 1;
@@ -777,19 +796,19 @@ static void print_report(struct cmd_opts *o, struct ts_analysis *an, const struc
  * each other), then opened, all committed last.
  */
 struct outputs {
-	struct ts_outfile csv, junit, recording;
+	struct ts_outfile csv, json, junit, recording;
 };
 
 static int check_outputs(struct cmd_opts *o, struct outputs *out, const struct stat *input)
 {
-	struct ts_outfile *all[] = { &out->recording, &out->junit, &out->csv };
-	const char *path[] = { o->rec.output, o->junit, o->csv };
-	static const char * const opt[] = { "--output", "--junit", "--csv" };
+	struct ts_outfile *all[] = { &out->recording, &out->junit, &out->csv, &out->json };
+	const char *path[] = { o->rec.output, o->junit, o->csv, o->json };
+	static const char * const opt[] = { "--output", "--junit", "--csv", "--json" };
 	struct stat so;
 	/* standard output as a file: a device (a terminal, /dev/null) takes both */
 	int so_file = !fstat(STDOUT_FILENO, &so) && !S_ISCHR(so.st_mode);
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		if (!path[i])
 			continue;
 		/* the report goes to standard output; only the CSV replaces it there */
@@ -823,7 +842,7 @@ static int check_outputs(struct cmd_opts *o, struct outputs *out, const struct s
 static int open_outputs(struct cmd_opts *o, struct outputs *out, struct ts_analysis *an)
 {
 	if (ts_outfile_open(&out->recording) || ts_outfile_open(&out->junit) ||
-	    ts_outfile_open(&out->csv))
+	    ts_outfile_open(&out->csv) || ts_outfile_open(&out->json))
 		return -1;
 	if (o->csv && ts_analysis_keep_timeline(an)) {
 		err_msg("cannot make a temporary file for the timeline: %m\n");
@@ -835,7 +854,7 @@ static int open_outputs(struct cmd_opts *o, struct outputs *out, struct ts_analy
 static int ready_outputs(struct outputs *out)
 {
 	return ts_outfile_ready(&out->recording) || ts_outfile_ready(&out->junit) ||
-	       ts_outfile_ready(&out->csv) ? -1 : 0;
+	       ts_outfile_ready(&out->csv) || ts_outfile_ready(&out->json) ? -1 : 0;
 }
 
 static int commit_outputs(struct outputs *out)
@@ -844,6 +863,7 @@ static int commit_outputs(struct outputs *out)
 
 	ret |= ts_outfile_commit(&out->junit);
 	ret |= ts_outfile_commit(&out->csv);
+	ret |= ts_outfile_commit(&out->json);
 	return ret ? -1 : 0;
 }
 
@@ -852,6 +872,7 @@ static void abort_outputs(struct outputs *out)
 	ts_outfile_abort(&out->recording);
 	ts_outfile_abort(&out->junit);
 	ts_outfile_abort(&out->csv);
+	ts_outfile_abort(&out->json);
 }
 
 static void opts_init(struct cmd_opts *o, enum ts_command cmd)
@@ -914,6 +935,8 @@ static int run_command(enum ts_command cmd, int argc, char **argv)
 		err_msg("cannot read the timeline back\n");
 		goto out;
 	}
+	if (out.json.f)
+		ts_output_json(out.json.f, &an, &o.out, cmd == CMD_CHECK ? &v : NULL);
 	/*
 	 * Whatever can fail first, then the report, then the files' renames:
 	 * an error shows no report, and a report that cannot be written

@@ -262,6 +262,56 @@ static void test_report_id(void)
 	ts_analysis_free(&an);
 }
 
+/* The table of an analysis, in a string the caller frees. */
+static char *table_of(const struct ts_analysis *an)
+{
+	struct ts_output_opts o = { .top = 5 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ts_output_table(f, an, &o);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * A section the kernel's events leave unknown names the next step: on a
+ * stock recording without probes, --probes and the patched kernel; where
+ * the probes were used and still could not see it, the patched kernel
+ * only; on the patched kernel, no next step at all.
+ */
+static void test_next_steps(void)
+{
+	static const char * const probes =
+		"# unknown: this kernel has no timer:tick_restart event\n"
+		"# next: to see restarts, record with --probes auto, or on the patched kernel";
+	static const char * const deps =
+		"# unknown: this kernel has no timer:tick_dep_set event\n"
+		"# next: to see who set dependencies, record with --probes auto, or on the patched kernel";
+	struct ts_analysis an;
+	char *t;
+
+	read_fixture(&an, "stock.dat", NULL);
+	t = table_of(&an);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, probes));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, deps));
+	free(t);
+	an.caps.probes.used = 1;
+	t = table_of(&an);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "# next: to see restarts, record on the patched kernel: "
+				      "the probes could not stand in here\n"));
+	CU_ASSERT_PTR_NULL(strstr(t, "--probes auto"));
+	free(t);
+	ts_analysis_free(&an);
+
+	read_fixture(&an, "patched.dat", NULL);
+	t = table_of(&an);
+	CU_ASSERT_PTR_NULL(strstr(t, "# next:"));
+	free(t);
+	ts_analysis_free(&an);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct ts_unit_test tests[] = {
@@ -272,6 +322,7 @@ int main(int argc, char **argv)
 		{ "text: Prometheus label values", test_prom_labels },
 		{ "csv: a fixture's timeline", test_csv_fixture },
 		{ "json, csv: the report's identity", test_report_id },
+		{ "table: next steps where a section is unknown", test_next_steps },
 	};
 
 	if (argc != 2) {
