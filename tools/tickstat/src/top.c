@@ -35,9 +35,6 @@
 
 #define ENTER_SCREEN	"\033[?1049h\033[?25l"	/* alternate screen, no cursor */
 #define LEAVE_SCREEN	"\033[?25h\033[?1049l"
-#define HOME		"\033[H"
-#define CLEAR_EOL	"\033[K"
-#define CLEAR_EOS	"\033[J"
 
 static volatile sig_atomic_t stop_requested, resized;
 
@@ -101,11 +98,7 @@ static int put(const char *buf, size_t len)
 	return 0;
 }
 
-/*
- * The terminal's frame around the lines: from the top left corner, each
- * line cleared to its end, the rest of the screen cleared; no newline
- * after the last line, which would scroll the screen.
- */
+/* The lines in the terminal's frame (ts_top_frame), in one write. */
 static int frame(const char *text, size_t len)
 {
 	char *out = NULL;
@@ -117,17 +110,7 @@ static int frame(const char *text, size_t len)
 		err_msg("out of memory\n");
 		return -1;
 	}
-	fputs(HOME, f);
-	for (size_t i = 0; i < len; i++) {
-		if (text[i] != '\n') {
-			fputc(text[i], f);
-			continue;
-		}
-		fputs(CLEAR_EOL, f);
-		if (i + 1 < len)
-			fputs("\r\n", f);
-	}
-	fputs(CLEAR_EOS, f);
+	ts_top_frame(f, text, len);
 	if (fclose(f)) {
 		free(out);
 		err_msg("out of memory\n");
@@ -156,12 +139,10 @@ static int draw(struct top *t)
 		term_size(&v.rows, &v.cols);
 	if (!t->terminal && t->blocks++)
 		fputc('\n', f);
-	if (t->have_snap) {
+	if (t->have_snap)
 		ts_top_render(f, t->snap, &v);
-	} else {
-		fprintf(f, "tickstat top  CPUs %s  every %g s: the first numbers come in %g s%s\n",
-			t->cpus, t->o->interval, t->o->interval, t->terminal ? "  (q quits)" : "");
-	}
+	else
+		ts_top_waiting(f, &v);
 	if (fclose(f)) {
 		free(text);
 		err_msg("out of memory\n");

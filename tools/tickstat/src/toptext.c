@@ -97,7 +97,7 @@ static void row(FILE *f, const struct ts_top_cpu *c, int cols)
 		snprintf(share, sizeof(share), "%.3f", c->tickless);
 	snprintf(lost, sizeof(lost), "%llu%s", (unsigned long long)c->lost,
 		 c->lost_unknown ? "+" : "");
-	snprintf(line, sizeof(line), "%4d  %-8s %8s %8s %6s  %-20.20s %s", c->cpu, tick_name(c),
+	snprintf(line, sizeof(line), "%4d  %-8s %8s %9s %6s  %-20.20s %s", c->cpu, tick_name(c),
 		 rate, share, lost, c->reason[0] ? c->reason : "-", c->cause[0] ? c->cause : "-");
 	put_line(f, line, cols);
 }
@@ -109,7 +109,7 @@ static void head(FILE *f, const struct ts_top_snap *s, const struct ts_top_view 
 	snprintf(line, sizeof(line), "tickstat top  CPUs %s  every %g s  up %.1f s%s", v->cpus,
 		 v->interval_s, s->elapsed_ns / 1e9, v->plain ? "" : "  (q quits)");
 	put_line(f, line, cols);
-	snprintf(line, sizeof(line), "%4s  %-8s %8s %8s %6s  %-20s %s", "CPU", "TICK", "TICKS/S",
+	snprintf(line, sizeof(line), "%4s  %-8s %8s %9s %6s  %-20s %s", "CPU", "TICK", "TICKS/S",
 		 "TICKLESS", "LOST", "TOP REASON", "TOP CAUSE");
 	put_line(f, line, cols);
 }
@@ -152,4 +152,36 @@ int ts_top_render(FILE *f, const struct ts_top_snap *s, const struct ts_top_view
 	}
 	free(order);
 	return hidden;
+}
+
+/* ts_top_waiting - the screen before the first numbers: when they come */
+void ts_top_waiting(FILE *f, const struct ts_top_view *v)
+{
+	char line[640];
+
+	snprintf(line, sizeof(line), "tickstat top  CPUs %s  every %g s: the first numbers come in %g s%s",
+		 v->cpus, v->interval_s, v->interval_s, v->plain ? "" : "  (q quits)");
+	if (v->plain || v->rows > 0)
+		put_line(f, line, v->plain ? 0 : v->cols);
+}
+
+/*
+ * ts_top_frame - lines (each ending in a newline) as drawn in place on a
+ * terminal: from the top left corner, each line cleared to its end, the
+ * rest of the screen cleared; no newline after the last line, which would
+ * scroll the screen.
+ */
+void ts_top_frame(FILE *f, const char *text, size_t len)
+{
+	fputs("\033[H", f);
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] != '\n') {
+			fputc(text[i], f);
+			continue;
+		}
+		fputs("\033[K", f);
+		if (i + 1 < len)
+			fputs("\r\n", f);
+	}
+	fputs("\033[J", f);
 }

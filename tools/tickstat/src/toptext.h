@@ -7,6 +7,7 @@
 #ifndef TICKSTAT_TOPTEXT_H
 #define TICKSTAT_TOPTEXT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "topsnap.h"
@@ -21,5 +22,7 @@ struct ts_top_view {
 
 int ts_top_worse(const struct ts_top_cpu *a, const struct ts_top_cpu *b);
 int ts_top_render(FILE *f, const struct ts_top_snap *s, const struct ts_top_view *v);
+void ts_top_waiting(FILE *f, const struct ts_top_view *v);
+void ts_top_frame(FILE *f, const char *text, size_t len);
 
 #endif

@@ -5,7 +5,8 @@
  * through the state machine (topsnap.c), and the screen made of them
  * (toptext.c): CPU order when all fit, the worst first and the hidden
  * line when not, no line wider than the terminal, nothing but text, plain
- * mode.  Under ASan and UBSan.
+ * mode, and the frame that draws the lines in place on a terminal.  Under
+ * ASan and UBSan.
  *
  * usage: top-unit-tests
  */
@@ -361,6 +362,22 @@ static void test_render_widths(void)
 		for (int i = 0; i < nr_lines; i++)
 			CU_ASSERT_TRUE(strlen(lines[i]) <= (size_t)cols);
 	}
+	/* before the first numbers too */
+	for (int cols = 1; cols <= 140; cols++) {
+		static const char full[] =
+			"tickstat top  CPUs 1-6  every 1 s: the first numbers come in 1 s  (q quits)";
+		struct ts_top_view v = { .rows = 24, .cols = cols, .cpus = "1-6", .interval_s = 1 };
+		char *out = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&out, &len);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		ts_top_waiting(f, &v);
+		fclose(f);
+		CU_ASSERT_EQUAL(len, (cols < (int)strlen(full) ? (size_t)cols : strlen(full)) + 1);
+		CU_ASSERT_EQUAL(strncmp(out, full, len - 1), 0);
+		free(out);
+	}
 	render(24, 200, 0);
 	/* the header's columns over the rows' */
 	CU_ASSERT_EQUAL(strstr(lines[1], "TICKLESS") - lines[1] + 8,
@@ -398,6 +415,21 @@ static void test_render_plain(void)
 	CU_ASSERT_EQUAL(nr_lines, 8);
 }
 
+/* On a terminal: drawn in place, each line cleared to its end, no newline to scroll the screen. */
+static void test_frame(void)
+{
+	static const char text[] = "title\nheader\n   1  stopped\n";
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	ts_top_frame(f, text, strlen(text));
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(out, "\033[Htitle\033[K\r\nheader\033[K\r\n   1  stopped\033[K\033[J");
+	free(out);
+}
+
 /* The order itself: share, then ticks, then lost events, then CPU; no share last. */
 static void test_worse(void)
 {
@@ -427,6 +459,7 @@ int main(void)
 		{ "no line wider than the terminal", test_render_widths },
 		{ "plain mode", test_render_plain },
 		{ "which CPU is worse", test_worse },
+		{ "the terminal's frame", test_frame },
 	};
 	int ret = ts_unit_run("tickstat top", tests, sizeof(tests) / sizeof(tests[0]));
 
