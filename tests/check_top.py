@@ -55,9 +55,10 @@ def rows(lines: list[str]) -> list[Row]:
 
 
 def frames(data: bytes) -> list[Frame]:
-    """Each frame drawn in place: from ESC[H, its lines apart by CR LF."""
+    """Each frame drawn in place: from ESC[H (not the clearing at the start),
+    its lines apart by CR LF."""
     out = []
-    for m in re.finditer(rb"\x1b\[H(.*?)(?=\x1b\[H|\Z)", data, re.S):
+    for m in re.finditer(rb"\x1b\[H(?!\x1b\[2J)(.*?)(?=\x1b\[H|\Z)", data, re.S):
         body = m[1].split(b"\x1b[J")[0]
         text = body.decode("utf-8", "replace").replace("\x1b[K", "")
         out.append(Frame(m.start(), text.split("\r\n")))
@@ -93,9 +94,10 @@ def screen(files: Path, name: str) -> tuple[bytes, list[Frame], dict, int | None
     expect(f"{name}: tickstat top exits 0", status == 0, status)
     expect(f"{name}: nothing on stderr", not (files / f"{name}.err").read_text().strip(),
            (files / f"{name}.err").read_text()[:300])
-    expect(f"{name}: the alternate screen is entered", data.startswith(b"\x1b[?1049h"), data[:20])
-    expect(f"{name}: the alternate screen is left and the cursor shown at the end",
-           data.endswith(b"\x1b[?25h\x1b[?1049l"), data[-20:])
+    expect(f"{name}: the screen is cleared and the cursor hidden first",
+           data.startswith(b"\x1b[H\x1b[2J\x1b[?25l"), data[:20])
+    expect(f"{name}: the last frame stays, the cursor below it and shown at the end",
+           data.endswith(b"\x1b[J\r\n\x1b[?25h"), data[-20:])
     return data, frames(data), acts, status
 
 
@@ -128,7 +130,7 @@ def check_tty(files: Path) -> None:
            last.lines)
     ups = [float(UP.search(f.lines[0])[1]) for f in done]
     expect("tty: the elapsed time grows a second a refresh",
-           all(0.7 <= b - a <= 1.5 for a, b in zip(ups, ups[1:])), ups)
+           all(0.5 <= b - a <= 2.5 for a, b in zip(ups, ups[1:])), ups)
     by = {r.cpu: r for r in rs}
     if set(by) != set(WATCHED):
         return
@@ -140,7 +142,7 @@ def check_tty(files: Path) -> None:
                and (lone.rate or 0) <= 5, lone)
         expect("tty: the two tasks' CPU 2 runs its tick for SCHED, tickless near 0",
                two and two.tick == "running" and two.tickless is not None and two.tickless <= 0.1
-               and (two.rate or 0) >= 100 and two.rest.startswith("SCHED"), two)
+               and (two.rate or 0) >= 50 and two.rest.startswith("SCHED"), two)
         expect("tty: no lost events", all(r.lost == "0" for r in one.values()), fr.lines)
 
 

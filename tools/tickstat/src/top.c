@@ -6,9 +6,10 @@
  * numbers, toptext.c makes them lines; this file is the loop and the
  * terminal.
  *
- * On a terminal the screen is redrawn in place (ANSI escapes, on the
- * alternate screen, as top does), at the terminal's size, again at once
- * when the terminal is resized (SIGWINCH); q quits.  Otherwise (a file, a
+ * On a terminal the screen is redrawn in place (ANSI escapes), at the
+ * terminal's size, again at once when the terminal is resized (SIGWINCH);
+ * q quits.  The last frame stays on the terminal, as rtla's does: the last
+ * numbers, and any error said after them, remain readable.  Otherwise (a file, a
  * pipe) each refresh is one plain block of text, blocks apart by an empty
  * line, without escapes.  q on standard input, SIGINT (Ctrl-C), SIGTERM,
  * SIGHUP or the duration end it: the terminal is given back as it was,
@@ -33,8 +34,8 @@
 #include "toptext.h"
 #include "watch.h"
 
-#define ENTER_SCREEN	"\033[?1049h\033[?25l"	/* alternate screen, no cursor */
-#define LEAVE_SCREEN	"\033[?25h\033[?1049l"
+#define ENTER_SCREEN	"\033[H\033[2J\033[?25l"	/* cleared, no cursor */
+#define LEAVE_SCREEN	"\r\n\033[?25h"		/* below the last frame, the cursor back */
 
 static volatile sig_atomic_t stop_requested, resized;
 
@@ -309,6 +310,8 @@ static int start(struct top *t)
 int ts_top(const struct ts_top_opts *o)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	/* a resize must not fail a read of the ring buffers: poll() still wakes */
+	struct sigaction winch = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	struct top *t = calloc(1, sizeof(*t));
 	int ret = TS_EXIT_ERROR;
 
@@ -325,7 +328,7 @@ int ts_top(const struct ts_top_opts *o)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGWINCH, &sa, NULL);
+	sigaction(SIGWINCH, &winch, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	if (start(t) || run_loop(t))
 		goto out;
