@@ -2,19 +2,14 @@
 /*
  * monitor.c - tickstat monitor: watch the tick for days, for Prometheus.
  *
- * One recording session (session.c) feeds the same state machine as
- * record and report.  Every POLL_MS the ring buffers are drained and every
- * CPU is charged up to the moment taken before the previous drain; the
- * events newer than that moment are held back until the next poll
- * (hold.c), so that an event committed up to a poll late still counts from
- * its own time (ts_analysis_advance): the counters over any span then
- * equal a report of the same span, one poll behind.  Every
- * interval the counters become a Prometheus exposition (series.c), written
- * atomically to the textfile and served over HTTP (httpd.c).
- *
- * CPU hotplug: the online mask is read at every poll; a monitored CPU that
- * left it is unknown from its last event on (ts_analysis_offline), and its
- * events set the state again once it is back.  Its ring buffer stays open.
+ * One recording session, watched live (watch.c), feeds the same state
+ * machine as record and report: every 250 ms (TS_WATCH_POLL_MS) the ring buffers
+ * are drained and every CPU is charged up to the moment taken before the
+ * previous drain, so that the counters over any span equal a report of the
+ * same span, one poll behind; a CPU that goes offline is unknown until it
+ * is back.  Every interval the counters become a Prometheus exposition
+ * (series.c), written atomically to the textfile and served over HTTP
+ * (httpd.c).
  *
  * The loop is single-threaded: poll() waits for the next poll, update or
  * HTTP client, so the monitor sleeps between them, on CPUs it does not
@@ -40,8 +35,7 @@
 #include "promtext.h"
 #include "series.h"
 #include "session.h"
-
-#define POLL_MS		250
+#include "watch.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -54,14 +48,12 @@ static void on_signal(int sig)
 struct monitor {
 	const struct ts_monitor_opts *o;
 	struct ts_analysis an;
-	struct ts_session *ss;
+	struct ts_watch w;
 	struct ts_httpd *httpd;
 	struct ts_series series;
 	struct ts_prom prom;
 	struct ts_monitor_self self;
 	struct ts_outfile recording;	/* --output */
-	struct ts_cpuset online;
-	uint64_t charge_to;		/* the moment before the last drain */
 	int textfile_failing;
 	char kernel[65];
 };
@@ -74,63 +66,18 @@ static uint64_t realtime_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000ULL + t.tv_nsec;
 }
 
-static int read_online(struct ts_cpuset *set)
-{
-	char buf[4096];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return ts_cpuset_parse(set, buf);
-}
-
-/*
- * A monitored CPU that left the online mask is unknown from its last
- * event or the moment charged up to, whichever is later: its last events
- * come just before it goes.
- */
-static void check_hotplug(struct monitor *m)
-{
-	struct ts_cpuset now;
-
-	if (read_online(&now))
-		return;
-	for (int i = 0; i < m->an.nr_cpus; i++) {
-		const struct ts_cpu *c = m->an.cpus[i];
-		int was = ts_cpuset_has(&m->online, i), is = ts_cpuset_has(&now, i);
-
-		if (!c || !c->active || was == is)
-			continue;
-		if (!is)
-			ts_analysis_offline(&m->an, i, m->charge_to);
-		info_msg("tickstat: CPU %d went %s\n", i, is ? "online" : "offline");
-		m->series.online[i] = is;
-	}
-	m->online = now;
-}
-
-/*
- * Drain the ring buffers and charge every CPU up to the moment taken
- * before the previous drain: what is newer waits for the next poll.
- */
+/* Poll the session; a CPU that went offline or came back says so in its gauge. */
 static int poll_session(struct monitor *m)
 {
-	uint64_t before = ts_now_ns();
+	if (ts_watch_poll(&m->w))
+		return -1;
+	for (int i = 0; i < m->an.nr_cpus; i++) {
+		const struct ts_cpu *c = m->an.cpus[i];
 
-	if (ts_analysis_hold(&m->an, m->charge_to)) {
-		err_msg("out of memory\n");
-		return -1;
+		if (c && c->active)
+			m->series.online[i] = ts_watch_online(&m->w, i);
 	}
-	if (ts_session_poll(m->ss))
-		return -1;
-	check_hotplug(m);
-	ts_analysis_advance(&m->an, m->charge_to);
-	m->self.clock_ns = m->charge_to;
-	m->charge_to = before;
+	m->self.clock_ns = m->w.clock_ns;
 	return 0;
 }
 
@@ -196,7 +143,7 @@ static int update(struct monitor *m)
 {
 	if (poll_session(m))
 		return -1;
-	ts_series_take(&m->series, &m->an, symbol, m->ss);
+	ts_series_take(&m->series, &m->an, symbol, m->w.ss);
 	m->self.updates++;
 	return publish(m, 0);
 }
@@ -205,13 +152,13 @@ static int wait_ms(uint64_t now, uint64_t until)
 {
 	uint64_t ms = until > now ? (until - now + 999999) / 1000000 : 0;
 
-	return ms > POLL_MS ? POLL_MS : (int)ms;
+	return ms > TS_WATCH_POLL_MS ? TS_WATCH_POLL_MS : (int)ms;
 }
 
 static int run_loop(struct monitor *m)
 {
 	uint64_t interval = (uint64_t)(m->o->interval * 1e9);
-	uint64_t start = ts_session_start_ns(m->ss);
+	uint64_t start = ts_session_start_ns(m->w.ss);
 	uint64_t next_poll = start, next_update = start + interval;
 	uint64_t deadline = m->o->duration > 0 ? start + (uint64_t)(m->o->duration * 1e9) : 0;
 
@@ -237,11 +184,11 @@ static int run_loop(struct monitor *m)
 			next_update += interval;
 			if (next_update <= now)		/* an update came late: skip, do not bunch */
 				next_update = now + interval;
-			next_poll = now + POLL_MS * 1000000ULL;
+			next_poll = now + TS_WATCH_POLL_MS * 1000000ULL;
 		} else if (now >= next_poll) {
 			if (poll_session(m))
 				return -1;
-			next_poll = now + POLL_MS * 1000000ULL;
+			next_poll = now + TS_WATCH_POLL_MS * 1000000ULL;
 		}
 	}
 	return 0;
@@ -291,24 +238,18 @@ static int start(struct monitor *m)
 			return -1;
 		}
 	}
-	if (read_online(&m->online)) {
-		err_msg("cannot read /sys/devices/system/cpu/online\n");
-		return -1;
-	}
 	if (ts_outfile_open(&m->recording))
 		return -1;
-	m->ss = ts_session_start(&so, &m->an, m->recording.f,
-				 m->o->output ? ts_outfile_spool_hint(&m->recording) : NULL);
-	if (!m->ss)
+	if (ts_watch_start(&m->w, &so, &m->an, m->recording.f,
+			   m->o->output ? ts_outfile_spool_hint(&m->recording) : NULL))
 		return -1;
-	m->charge_to = ts_session_start_ns(m->ss);
 	uname(&uts);
 	snprintf(m->kernel, sizeof(m->kernel), "%s", uts.release);
 	m->self.kernel = m->kernel;
 	m->self.start_unix_ns = realtime_ns();
 	if (poll_session(m) || publish(m, 1))
 		return -1;
-	ts_cpuset_format(ts_session_monitored(m->ss), list, sizeof(list));
+	ts_cpuset_format(ts_session_monitored(m->w.ss), list, sizeof(list));
 	info_msg("tickstat: monitoring CPUs %s every %g s%s%s%s%s%s\n", list, m->o->interval,
 		 m->o->textfile ? "; textfile " : "", m->o->textfile ? m->o->textfile : "",
 		 m->httpd ? "; http://" : "", m->httpd ? ts_httpd_address(m->httpd) : "",
@@ -340,11 +281,10 @@ int ts_monitor(const struct ts_monitor_opts *o)
 	if (start(m) || run_loop(m))
 		goto out;
 	/* the last numbers, up to the end of tracing: nothing held back */
-	ts_analysis_unhold(&m->an);
-	if (ts_session_stop(m->ss))
+	if (ts_watch_stop(&m->w))
 		goto out;
-	m->self.clock_ns = m->an.win_end;
-	ts_series_take(&m->series, &m->an, symbol, m->ss);
+	m->self.clock_ns = m->w.clock_ns;
+	ts_series_take(&m->series, &m->an, symbol, m->w.ss);
 	m->self.updates++;
 	if (publish(m, 0) || ts_outfile_commit(&m->recording))
 		goto out;
@@ -353,7 +293,7 @@ int ts_monitor(const struct ts_monitor_opts *o)
 	ret = TS_EXIT_OK;
 out:
 	ts_outfile_abort(&m->recording);
-	ts_session_free(m->ss);
+	ts_watch_free(&m->w);
 	ts_httpd_close(m->httpd);
 	ts_prom_free(&m->prom);
 	ts_series_free(&m->series);

@@ -6,6 +6,7 @@
  *   tickstat report [--json[=FILE]] [--csv FILE] FILE
  *   tickstat check [FILE | record options] THRESHOLDS
  *   tickstat monitor [--interval SECS] [--textfile PATH] [--listen ADDR:PORT] [-C CPUS]
+ *   tickstat top [-C CPUS] [-i SECS] [-d SECS]
  *   tickstat doctor [--root DIR] [--json] [--junit FILE] [--fail-on LEVEL]
  *
  * Every option says where it applies (recording, reading a file, check
@@ -27,6 +28,7 @@
 #include "doctor.h"
 #include "monitor.h"
 #include "record.h"
+#include "top.h"
 #include "outfile.h"
 #include "output.h"
 #include "probes.h"
@@ -36,9 +38,9 @@
 #define TS_MAX_EXTRA	64	/* -e options */
 
 enum ts_format { FMT_TABLE, FMT_JSON, FMT_PROMETHEUS };
-enum ts_command { CMD_RECORD, CMD_REPORT, CMD_CHECK, CMD_MONITOR };
+enum ts_command { CMD_RECORD, CMD_REPORT, CMD_CHECK, CMD_MONITOR, CMD_TOP };
 
-static const char * const command_names[] = { "record", "report", "check", "monitor" };
+static const char * const command_names[] = { "record", "report", "check", "monitor", "top" };
 
 struct cmd_opts {
 	enum ts_command cmd;
@@ -57,7 +59,7 @@ struct cmd_opts {
 	struct ts_record_opts rec;
 	struct ts_check_opts check;
 	const char *extra[TS_MAX_EXTRA];
-	double interval;		/* monitor */
+	double interval;		/* monitor, top */
 	const char *textfile;
 	const char *listen;
 };
@@ -72,6 +74,7 @@ static const char * const main_usage[] = {
 	"  report   report a tickstat recording or a trace-cmd trace.dat",
 	"  check    a CI verdict: thresholds per CPU, exit 0 pass, 2 fail, 1 error",
 	"  monitor  watch until stopped: cumulative counters for Prometheus",
+	"  top      a live view of the tick per CPU, refreshed every second",
 	"  doctor   audit this host's CPU isolation: exit 0 ready, 1 findings, 2 error",
 	"",
 	"'tickstat COMMAND --help' tells more; so does tickstat(1).",
@@ -142,7 +145,7 @@ static const char * const monitor_usage[] = {
 	"Needs root.",
 	"",
 	"  -C, --cpus LIST        CPUs to watch (default: nohz_full, else all)",
-	"      --interval SECS    update the counters this often (default 10)",
+	"  -i, --interval SECS    update the counters this often (default 10)",
 	"      --textfile PATH    write them to PATH atomically (node_exporter's textfile collector)",
 	"      --listen ADDR:PORT serve them at http://ADDR:PORT/metrics (ADDR default 127.0.0.1)",
 	"      --top N            named culprits and co-runners per CPU; the rest are 'other' (default 5)",
@@ -152,6 +155,27 @@ static const char * const monitor_usage[] = {
 	"                         without bound: for checking the numbers, with --duration)",
 	"      --no-causes        do not record the work items, timers and interrupts on the",
 	"                         watched CPUs (they go into --output's recording)",
+	"  -q, --quiet            no progress messages",
+	"  -v, --verbose          more messages",
+	"  -h, --help             this help",
+	NULL,
+};
+
+static const char * const top_usage[] = {
+	"usage: tickstat top [OPTIONS]",
+	"",
+	"Shows the tick of every watched CPU, refreshed every interval, until q, Ctrl-C or",
+	"the duration: its state, ticks per second, tickless share, the reason that held",
+	"it longest and the cause that began most often in the interval, and lost events.",
+	"On a terminal the worst CPUs come first when not all fit; otherwise each refresh",
+	"is a plain block of text.  Needs root.",
+	"",
+	"  -C, --cpus LIST        CPUs to watch (default: nohz_full, else all)",
+	"  -i, --interval SECS    refresh this often (default 1)",
+	"  -d, --duration SECS    stop after this many seconds",
+	"  -b, --buffer-kb KB     ring buffer per CPU (default 1024)",
+	"      --no-causes        do not record the work items, timers and interrupts on the",
+	"                         watched CPUs (no top cause then)",
 	"  -q, --quiet            no progress messages",
 	"  -v, --verbose          more messages",
 	"  -h, --help             this help",
@@ -198,6 +222,7 @@ enum opt_id {
 #define FOR_CHECK	4	/* check only */
 #define FOR_MONITOR	8	/* monitor only */
 #define MONITOR_TOO	16	/* monitor as well; the others refuse monitor */
+#define TOP_TOO		32	/* top as well: top takes only these */
 
 static const struct opt_spec {
 	const char *name;
@@ -205,13 +230,13 @@ static const struct opt_spec {
 	char short_name;
 	int where;
 } opt_specs[NR_OPTS] = {
-	[OPT_CPUS] = { "cpus", 1, 'C', FOR_ANY | MONITOR_TOO },
-	[OPT_DURATION] = { "duration", 1, 'd', FOR_RECORDING | MONITOR_TOO },
+	[OPT_CPUS] = { "cpus", 1, 'C', FOR_ANY | MONITOR_TOO | TOP_TOO },
+	[OPT_DURATION] = { "duration", 1, 'd', FOR_RECORDING | MONITOR_TOO | TOP_TOO },
 	[OPT_OUTPUT] = { "output", 1, 'o', FOR_RECORDING | MONITOR_TOO },
-	[OPT_BUFFER] = { "buffer-kb", 1, 'b', FOR_RECORDING | MONITOR_TOO },
-	[OPT_QUIET] = { "quiet", 0, 'q', FOR_ANY | MONITOR_TOO },
-	[OPT_VERBOSE] = { "verbose", 0, 'v', FOR_ANY | MONITOR_TOO },
-	[OPT_HELP] = { "help", 0, 'h', FOR_ANY | MONITOR_TOO },
+	[OPT_BUFFER] = { "buffer-kb", 1, 'b', FOR_RECORDING | MONITOR_TOO | TOP_TOO },
+	[OPT_QUIET] = { "quiet", 0, 'q', FOR_ANY | MONITOR_TOO | TOP_TOO },
+	[OPT_VERBOSE] = { "verbose", 0, 'v', FOR_ANY | MONITOR_TOO | TOP_TOO },
+	[OPT_HELP] = { "help", 0, 'h', FOR_ANY | MONITOR_TOO | TOP_TOO },
 	[OPT_JSON] = { "json", 2, 0, FOR_ANY },
 	[OPT_PROMETHEUS] = { "prometheus", 0, 0, FOR_ANY },
 	[OPT_CSV] = { "csv", 1, 0, FOR_ANY },
@@ -229,11 +254,11 @@ static const struct opt_spec {
 	[OPT_ALLOW_LOST] = { "allow-lost", 0, 0, FOR_CHECK },
 	[OPT_JUNIT] = { "junit", 1, 0, FOR_CHECK },
 	[OPT_EVENT] = { "event", 1, 'e', FOR_RECORDING },
-	[OPT_INTERVAL] = { "interval", 1, 0, FOR_MONITOR },
+	[OPT_INTERVAL] = { "interval", 1, 'i', FOR_MONITOR | TOP_TOO },
 	[OPT_TEXTFILE] = { "textfile", 1, 0, FOR_MONITOR },
 	[OPT_LISTEN] = { "listen", 1, 0, FOR_MONITOR },
 	[OPT_PROBES] = { "probes", 1, 0, FOR_RECORDING },
-	[OPT_NO_CAUSES] = { "no-causes", 0, 0, FOR_RECORDING | MONITOR_TOO },
+	[OPT_NO_CAUSES] = { "no-causes", 0, 0, FOR_RECORDING | MONITOR_TOO | TOP_TOO },
 	[OPT_NO_DOCTOR] = { "no-doctor", 0, 0, FOR_RECORDING },
 };
 
@@ -488,6 +513,12 @@ static int check_applies(const struct cmd_opts *o, int id, const char *name)
 	int where = opt_specs[id].where;
 	const char *cmd = command_names[o->cmd];
 
+	if (o->cmd == CMD_TOP) {
+		if (where & TOP_TOO)
+			return 0;
+		err_msg("%s is not an option of 'tickstat top'\n", name);
+		return -1;
+	}
 	if (o->cmd == CMD_MONITOR) {
 		if (where & (FOR_MONITOR | MONITOR_TOO))
 			return 0;
@@ -495,7 +526,8 @@ static int check_applies(const struct cmd_opts *o, int id, const char *name)
 		return -1;
 	}
 	if (where & FOR_MONITOR) {
-		err_msg("%s is an option of 'tickstat monitor', not of '%s'\n", name, cmd);
+		err_msg("%s is an option of 'tickstat monitor'%s, not of '%s'\n", name,
+			where & TOP_TOO ? " and 'tickstat top'" : "", cmd);
 		return -1;
 	}
 	if ((where & FOR_CHECK) && o->cmd != CMD_CHECK) {
@@ -569,7 +601,7 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * co
 		}
 		as_short[id] = opt < 256;
 		if (id == OPT_HELP) {
-			usage(stdout, help, o->cmd != CMD_MONITOR);
+			usage(stdout, help, o->cmd != CMD_MONITOR && o->cmd != CMD_TOP);
 			return -2;
 		}
 		if (once(values, id, opt_name(id, as_short[id]), optarg) ||
@@ -582,8 +614,9 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * co
 	}
 	if (optind < end) {
 		o->file = argv[optind];
-		if (o->cmd == CMD_MONITOR) {
-			err_msg("monitor takes no file ('%s'); it watches this machine\n", o->file);
+		if (o->cmd == CMD_MONITOR || o->cmd == CMD_TOP) {
+			err_msg("%s takes no file ('%s'); it watches this machine\n",
+				command_names[o->cmd], o->file);
 			return -1;
 		}
 		if (o->cmd == CMD_RECORD) {
@@ -602,7 +635,7 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * co
 		o->reading = 1;
 	}
 	if (end < argc) {
-		if (o->cmd == CMD_REPORT || o->cmd == CMD_MONITOR || o->reading) {
+		if (o->cmd == CMD_REPORT || o->cmd == CMD_MONITOR || o->cmd == CMD_TOP || o->reading) {
 			err_msg("-- COMMAND is for recording; '%s' %s\n", command_names[o->cmd],
 				o->reading ? "is reading a file" : "runs no command");
 			return -1;
@@ -985,6 +1018,25 @@ static int run_monitor(int argc, char **argv)
 	return ts_monitor(&mo);
 }
 
+/* top: its own flow, like the monitor's; options checked by parse_opts() */
+static int run_top(int argc, char **argv)
+{
+	struct ts_top_opts to = { 0 };
+	struct cmd_opts o;
+	int r;
+
+	opts_init(&o, CMD_TOP);
+	r = parse_opts(argc, argv, &o, top_usage);
+	if (r)
+		return r == -2 ? TS_EXIT_OK : TS_EXIT_ERROR;
+	to.cpus = o.cpus;
+	to.buffer_kb = o.rec.buffer_kb ? o.rec.buffer_kb : TS_TOP_BUFFER_KB;
+	to.interval = o.interval ? o.interval : TS_TOP_INTERVAL;
+	to.duration = o.rec.duration;
+	to.no_causes = o.rec.no_causes;
+	return ts_top(&to);
+}
+
 /*
  * Every write error is an error: of standard output always (said once),
  * of standard error for record, report, check and doctor, whose messages
@@ -1024,6 +1076,8 @@ static int dispatch(int argc, char **argv)
 			return run_command(c, argc - 1, argv + 1);
 	if (!strcmp(argv[1], command_names[CMD_MONITOR]))
 		return run_monitor(argc - 1, argv + 1);
+	if (!strcmp(argv[1], command_names[CMD_TOP]))
+		return run_top(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "doctor"))
 		return ts_doctor(argc - 1, argv + 1);
 	err_msg("unknown command '%s'\n", argv[1]);

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * watch.c - a session watched live (watch.h).
+ *
+ * Every poll drains the ring buffers and charges every CPU up to the
+ * moment taken before the previous drain; the events newer than that
+ * moment are held back until the next poll (hold.c), so that an event
+ * committed up to a poll late still counts from its own time
+ * (ts_analysis_advance): the numbers over any span then equal a report of
+ * the same span, one poll behind.
+ *
+ * CPU hotplug: the online mask is read at every poll; a watched CPU that
+ * left it is unknown from its last event on (ts_analysis_offline), and its
+ * events set the state again once it is back.  Its ring buffer stays open.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "watch.h"
+
+static int read_online(struct ts_cpuset *set)
+{
+	char buf[4096];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return ts_cpuset_parse(set, buf);
+}
+
+/*
+ * A watched CPU that left the online mask is unknown from its last event
+ * or the moment charged up to, whichever is later: its last events come
+ * just before it goes.
+ */
+static void check_hotplug(struct ts_watch *w)
+{
+	struct ts_cpuset now;
+
+	if (read_online(&now))
+		return;
+	for (int i = 0; i < w->an->nr_cpus; i++) {
+		const struct ts_cpu *c = w->an->cpus[i];
+		int was = ts_cpuset_has(&w->online, i), is = ts_cpuset_has(&now, i);
+
+		if (!c || !c->active || was == is)
+			continue;
+		if (!is)
+			ts_analysis_offline(w->an, i, w->charge_to);
+		info_msg("tickstat: CPU %d went %s\n", i, is ? "online" : "offline");
+	}
+	w->online = now;
+}
+
+/*
+ * ts_watch_start - start the session (ts_session_start's out and path:
+ * a recording kept beside, or NULL).  Returns 0, or -1 after saying why.
+ */
+int ts_watch_start(struct ts_watch *w, const struct ts_session_opts *so, struct ts_analysis *an,
+		   FILE *out, const char *path)
+{
+	memset(w, 0, sizeof(*w));
+	w->an = an;
+	if (read_online(&w->online)) {
+		err_msg("cannot read /sys/devices/system/cpu/online\n");
+		return -1;
+	}
+	w->ss = ts_session_start(so, an, out, path);
+	if (!w->ss)
+		return -1;
+	w->charge_to = ts_session_start_ns(w->ss);
+	w->clock_ns = w->charge_to;
+	return 0;
+}
+
+/*
+ * ts_watch_poll - drain the ring buffers and charge every CPU up to the
+ * moment taken before the previous drain: what is newer waits for the
+ * next poll.  Returns 0, or -1 after saying why.
+ */
+int ts_watch_poll(struct ts_watch *w)
+{
+	uint64_t before = ts_now_ns();
+
+	if (ts_analysis_hold(w->an, w->charge_to)) {
+		err_msg("out of memory\n");
+		return -1;
+	}
+	if (ts_session_poll(w->ss))
+		return -1;
+	check_hotplug(w);
+	ts_analysis_advance(w->an, w->charge_to);
+	w->clock_ns = w->charge_to;
+	w->charge_to = before;
+	return 0;
+}
+
+/* ts_watch_online - was the CPU online at the last poll? */
+int ts_watch_online(const struct ts_watch *w, int cpu)
+{
+	return ts_cpuset_has(&w->online, cpu);
+}
+
+/*
+ * ts_watch_stop - the last events, nothing held back, and the tracing
+ * state as it was found.  The CPUs are then charged up to the end of
+ * tracing (an->win_end).  Returns 0, or -1 after saying why.
+ */
+int ts_watch_stop(struct ts_watch *w)
+{
+	ts_analysis_unhold(w->an);
+	if (ts_session_stop(w->ss))
+		return -1;
+	w->clock_ns = w->an->win_end;
+	return 0;
+}
+
+/* ts_watch_free - remove the session (its instance, if it still runs) */
+void ts_watch_free(struct ts_watch *w)
+{
+	ts_session_free(w->ss);
+	w->ss = NULL;
+}
