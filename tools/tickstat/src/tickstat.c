@@ -2,10 +2,10 @@
 /*
  * tickstat.c - why does the tick keep running?  The command dispatcher.
  *
- *   tickstat record [-C CPUS] [-d SECONDS] [-o FILE] [-- COMMAND ...]
+ *   tickstat record [-C CPUS] [-d TIME] [-o FILE] [-- COMMAND ...]
  *   tickstat report FILE
  *   tickstat check [FILE | record options] THRESHOLDS
- *   tickstat monitor [--interval SECS] [--textfile PATH] [--listen ADDR:PORT] [-C CPUS]
+ *   tickstat monitor [--interval TIME] [--textfile PATH] [--listen ADDR:PORT] [-C CPUS]
  *   tickstat doctor [--root DIR] [--json] [--junit FILE] [--fail-on LEVEL]
  *
  * Every option says where it applies (recording, reading a file, check
@@ -83,7 +83,7 @@ static const char * const record_usage[] = {
 	"or Ctrl-C, then prints the report.  Needs root.  Exit 1 when the command fails.",
 	"",
 	"  -C, --cpus LIST        CPUs to report (default: nohz_full, else all)",
-	"  -d, --duration SECS    stop after this many seconds",
+	"  -d, --duration TIME    stop after this long (30s, 1m, 500ms; seconds without a unit)",
 	"  -o, --output FILE      also write the recording, a trace.dat that 'tickstat report',",
 	"                         trace-cmd and KernelShark read anywhere",
 	"  -b, --buffer-kb KB     ring buffer per CPU (default 4096)",
@@ -140,11 +140,11 @@ static const char * const monitor_usage[] = {
 	"Needs root.",
 	"",
 	"  -C, --cpus LIST        CPUs to watch (default: nohz_full, else all)",
-	"      --interval SECS    update the counters this often (default 10)",
+	"      --interval TIME    update the counters this often (default 10s; 500ms, 1m, ...)",
 	"      --textfile PATH    write them to PATH atomically (node_exporter's textfile collector)",
 	"      --listen ADDR:PORT serve them at http://ADDR:PORT/metrics (ADDR default 127.0.0.1)",
 	"      --top N            named culprits and co-runners per CPU; the rest are 'other' (default 5)",
-	"  -d, --duration SECS    stop after this many seconds",
+	"  -d, --duration TIME    stop after this long (30s, 1m, 2h; seconds without a unit)",
 	"  -b, --buffer-kb KB     ring buffer per CPU (default 1024)",
 	"  -o, --output FILE      also keep the recording the counters come from (it grows",
 	"                         without bound: for checking the numbers, with --duration)",
@@ -286,6 +286,41 @@ static int parse_pct(const char *opt, const char *arg, double *val)
 	return 0;
 }
 
+/* "365d" for 31536000 s, "1m" for 60: a limit in the unit a user would write */
+static void format_seconds(char *buf, size_t len, double secs)
+{
+	if (secs >= 86400 && secs == (uint64_t)secs && !((uint64_t)secs % 86400))
+		snprintf(buf, len, "%" PRIu64 "d", (uint64_t)secs / 86400);
+	else if (secs >= 60 && secs == (uint64_t)secs && !((uint64_t)secs % 60))
+		snprintf(buf, len, "%" PRIu64 "m", (uint64_t)secs / 60);
+	else if (secs >= 1)
+		snprintf(buf, len, "%gs", secs);
+	else if (secs >= 1e-3)
+		snprintf(buf, len, "%gms", secs * 1e3);
+	else
+		snprintf(buf, len, "%gns", secs * 1e9);
+}
+
+/*
+ * A duration (ts_parse_duration: 30, 30s, 1m, 500ms) from min to max
+ * seconds, as seconds; or an error message naming the option.
+ */
+static int parse_seconds(const char *opt, const char *arg, double min, double max, double *val)
+{
+	char lo[32], hi[32];
+	uint64_t ns;
+
+	if (!ts_parse_duration(arg, &ns) && ns >= min * 1e9 && ns <= max * 1e9) {
+		*val = ns / 1e9;
+		return 0;
+	}
+	format_seconds(lo, sizeof(lo), min);
+	format_seconds(hi, sizeof(hi), max);
+	err_msg("%s: '%s' is not a duration from %s to %s (a number and a unit: ns, us, ms, s, m, h, d; seconds without one, like 30, 30s, 1m, 500ms)\n",
+		opt, arg, lo, hi);
+	return -1;
+}
+
 /*
  * --forbid NAME,...: every item a reason, none empty ("A,,B", "A," are
  * mistakes, not lists), none twice.
@@ -355,12 +390,8 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 		o->have_cpus = 1;
 		break;
 	case OPT_DURATION:
-		if (ts_parse_double(arg, &o->rec.duration) || o->rec.duration <= 0 ||
-		    o->rec.duration > 31536000) {
-			err_msg("%s: '%s' is not a duration in seconds (a decimal number above 0, at most 31536000)\n",
-				name, arg);
+		if (parse_seconds(name, arg, 1e-9, 31536000, &o->rec.duration))
 			return -1;
-		}
 		break;
 	case OPT_OUTPUT:
 		o->rec.output = arg;
@@ -455,12 +486,8 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 		o->rec.extra = o->extra;
 		break;
 	case OPT_INTERVAL:
-		if (ts_parse_double(arg, &o->interval) || o->interval < 0.1 ||
-		    o->interval > 86400) {
-			err_msg("%s: '%s' is not a number of seconds from 0.1 to 86400 (a decimal number)\n",
-				name, arg);
+		if (parse_seconds(name, arg, 0.1, 86400, &o->interval))
 			return -1;
-		}
 		break;
 	case OPT_TEXTFILE:
 		o->textfile = arg;

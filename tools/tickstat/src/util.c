@@ -203,6 +203,63 @@ int ts_parse_double(const char *s, double *val)
 	return errno || *end || !isfinite(*val) ? -1 : 0;
 }
 
+/* the units of a duration, in ns; a bare number is seconds */
+static const struct {
+	const char *name;
+	uint64_t ns;
+} duration_units[] = {
+	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	{ "m", 60000000000ULL }, { "h", 3600000000000ULL }, { "d", 86400000000000ULL },
+};
+
+/*
+ * ts_parse_duration - a duration as users write one on a command line: a
+ * number as ts_parse_double() takes it, then at once a unit (ns, us, ms,
+ * s, m, h, d) or none for seconds: "30", "30s", "1m", "500ms", "1.5h".
+ * In whole ns, digits below 1 ns dropped.  Everything else is -1: no
+ * number, another unit, a space, a sign, more than UINT64_MAX ns (about
+ * 584 years).  Whole numbers of ns are computed exactly, not through a
+ * double, so "0.1" is 100000000 ns.
+ */
+int ts_parse_duration(const char *s, uint64_t *ns)
+{
+	uint64_t whole = 0, frac = 0, scale = 1, unit = 0, total;
+	const char *p = s;
+
+	if (!s || !isdigit((unsigned char)*p))
+		return -1;
+	for (; isdigit((unsigned char)*p); p++)
+		if (__builtin_mul_overflow(whole, 10, &whole) ||
+		    __builtin_add_overflow(whole, (uint64_t)(*p - '0'), &whole))
+			return -1;
+	if (*p == '.') {
+		if (!isdigit((unsigned char)*++p))
+			return -1;
+		/* 18 digits keep frac * unit / scale in 128 bits; the rest is below 1 ns */
+		for (; isdigit((unsigned char)*p); p++) {
+			if (scale < 1000000000000000000ULL) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				scale *= 10;
+			}
+		}
+	}
+	if (!*p) {
+		unit = 1000000000;
+	} else {
+		for (size_t i = 0; i < sizeof(duration_units) / sizeof(duration_units[0]); i++)
+			if (!strcmp(p, duration_units[i].name))
+				unit = duration_units[i].ns;
+		if (!unit)
+			return -1;
+	}
+	if (__builtin_mul_overflow(whole, unit, &total) ||
+	    __builtin_add_overflow(total, (uint64_t)((unsigned __int128)frac * unit / scale),
+				   &total))
+		return -1;
+	*ns = total;
+	return 0;
+}
+
 /* ts_now_ns - CLOCK_MONOTONIC, the clock tickstat records events with */
 uint64_t ts_now_ns(void)
 {

@@ -37,6 +37,7 @@ int ts_cpuset_max(const struct ts_cpuset *set);
 int ts_parse_u64(const char *s, uint64_t *val);
 int ts_parse_dec(const char *s, uint64_t *val);
 int ts_parse_double(const char *s, double *val);
+int ts_parse_duration(const char *s, uint64_t *ns);
 uint64_t ts_now_ns(void);
 int ts_is_boot_id(const char *s);
 
