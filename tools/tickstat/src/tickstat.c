@@ -58,10 +58,11 @@ struct cmd_opts {
 	double interval;		/* monitor */
 	const char *textfile;
 	const char *listen;
+	int pretty;			/* --pretty: the JSON indented */
 };
 
 static const char * const main_usage[] = {
-	"usage: tickstat [-h | --version] COMMAND [ARGS]",
+	"usage: tickstat [-h | -V] COMMAND [ARGS]",
 	"",
 	"Why does the scheduler tick keep running on a CPU, and for how long does it stop?",
 	"",
@@ -71,6 +72,11 @@ static const char * const main_usage[] = {
 	"  check    a CI verdict: thresholds per CPU, exit 0 pass, 2 fail, 1 error",
 	"  monitor  watch until stopped: cumulative counters for Prometheus",
 	"  doctor   audit this host's CPU isolation: exit 0 ready, 1 findings, 2 error",
+	"  help     'tickstat help COMMAND' is 'tickstat COMMAND --help'",
+	"",
+	"options:",
+	"  -h, --help             this help",
+	"  -V, --version          tickstat's version",
 	"",
 	"'tickstat COMMAND --help' tells more; so does tickstat(1).",
 	NULL,
@@ -160,6 +166,7 @@ static const char * const output_usage[] = {
 	"",
 	"output:",
 	"      --json             the report as JSON (schema " TS_JSON_SCHEMA ")",
+	"      --pretty           indent the JSON, a member a line (default: one line)",
 	"      --prometheus       node_exporter textfile collector format",
 	"      --csv FILE         the per-CPU timeline as CSV ('-' for stdout, instead of the report)",
 	"      --top N            reasons and culprits per CPU in the table (default 5)",
@@ -185,7 +192,7 @@ enum opt_id {
 	OPT_TIME_RANGE, OPT_MIN_BUSY, OPT_MIN_BUSY_ALIAS, OPT_MIN_IDLE, OPT_MIN_WINDOW,
 	OPT_MAX_RATE, OPT_FORBID, OPT_MAX_UNKNOWN, OPT_ALLOW_LOST, OPT_JUNIT, OPT_EVENT,
 	OPT_INTERVAL, OPT_TEXTFILE, OPT_LISTEN, OPT_PROBES, OPT_NO_CAUSES, OPT_NO_DOCTOR,
-	NR_OPTS,
+	OPT_PRETTY, NR_OPTS,
 };
 
 /* Where an option applies. */
@@ -232,6 +239,7 @@ static const struct opt_spec {
 	[OPT_PROBES] = { "probes", 1, 0, FOR_RECORDING },
 	[OPT_NO_CAUSES] = { "no-causes", 0, 0, FOR_RECORDING | MONITOR_TOO },
 	[OPT_NO_DOCTOR] = { "no-doctor", 0, 0, FOR_RECORDING },
+	[OPT_PRETTY] = { "pretty", 0, 0, FOR_ANY },
 };
 
 /* getopt_long's tables, made from opt_specs: short options return 256 + id too */
@@ -443,6 +451,9 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 	case OPT_NO_HEADER:
 		o->out.no_header = 1;
 		break;
+	case OPT_PRETTY:
+		o->pretty = 1;
+		break;
 	case OPT_NOHZ_FULL:
 		o->nohz_full = arg;
 		break;
@@ -628,6 +639,10 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * co
 	for (int id = 0; id < NR_OPTS; id++)
 		if (given[id] && check_applies(o, id, opt_name(id, as_short[id])))
 			return -1;
+	if (o->pretty && o->format != FMT_JSON) {
+		err_msg("--pretty indents JSON: give --json too\n");
+		return -1;
+	}
 	if (o->csv && !strcmp(o->csv, "-") && o->format != FMT_TABLE) {
 		err_msg("--csv -: standard output carries the CSV, it cannot carry --%s too\n",
 			o->format == FMT_JSON ? "json" : "prometheus");
@@ -781,13 +796,37 @@ static int record(struct cmd_opts *o, struct ts_outfile *rec_out, struct ts_anal
 	return 0;
 }
 
+/* --json --pretty: the compact JSON, in memory, indented onto standard output */
+static void json_pretty(const struct ts_analysis *an, const struct ts_output_opts *out,
+			const struct ts_verdict *v)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m) {
+		/* no memory for it: compact JSON is still the report */
+		ts_output_json(stdout, an, out, v);
+		return;
+	}
+	ts_output_json(m, an, out, v);
+	if (fclose(m))
+		ts_output_json(stdout, an, out, v);
+	else
+		ts_json_pretty(stdout, buf, len);
+	free(buf);
+}
+
 static void print_report(struct cmd_opts *o, struct ts_analysis *an, const struct ts_verdict *v)
 {
 	if (o->csv && !strcmp(o->csv, "-"))
 		return;		/* stdout carries the CSV */
 	switch (o->format) {
 	case FMT_JSON:
-		ts_output_json(stdout, an, &o->out, v);
+		if (o->pretty)
+			json_pretty(an, &o->out, v);
+		else
+			ts_output_json(stdout, an, &o->out, v);
 		break;
 	case FMT_PROMETHEUS:
 		ts_output_prometheus(stdout, an, v);
@@ -1008,6 +1047,37 @@ static int finish(int ret, const char *cmd)
 	return ret;
 }
 
+static int dispatch(int argc, char **argv);
+
+/* Is name one of the commands dispatch() runs? (help's check: it runs none) */
+static int is_command(const char *name)
+{
+	for (int c = CMD_RECORD; c <= CMD_MONITOR; c++)
+		if (!strcmp(name, command_names[c]))
+			return 1;
+	return !strcmp(name, "doctor");
+}
+
+/* help [COMMAND]: the command's --help, or this one's */
+static int help(int argc, char **argv)
+{
+	char *args[] = { argc > 1 ? argv[1] : NULL, "--help", NULL };
+
+	if (argc > 2) {
+		err_msg("help: one command at most ('%s', then '%s')\n", argv[1], argv[2]);
+		return TS_EXIT_ERROR;
+	}
+	if (argc < 2 || !strcmp(argv[1], "help")) {
+		usage(stdout, main_usage, 0);
+		return TS_EXIT_OK;
+	}
+	if (!is_command(argv[1])) {
+		err_msg("help: '%s' is not a command; 'tickstat --help' lists them\n", argv[1]);
+		return TS_EXIT_ERROR;
+	}
+	return dispatch(3, (char *[]){ "tickstat", args[0], args[1], NULL });
+}
+
 static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -1018,10 +1088,12 @@ static int dispatch(int argc, char **argv)
 		usage(stdout, main_usage, 0);
 		return TS_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
 		printf("tickstat %s\n", TICKSTAT_VERSION);
 		return TS_EXIT_OK;
 	}
+	if (!strcmp(argv[1], "help"))
+		return help(argc - 1, argv + 1);
 	build_getopt_tables();
 	for (int c = CMD_RECORD; c <= CMD_CHECK; c++)
 		if (!strcmp(argv[1], command_names[c]))

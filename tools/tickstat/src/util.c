@@ -260,6 +260,74 @@ int ts_parse_duration(const char *s, uint64_t *ns)
 	return 0;
 }
 
+static void json_newline(FILE *f, int depth)
+{
+	fputc('\n', f);
+	for (int i = 0; i < depth; i++)
+		fputs("  ", f);
+}
+
+/*
+ * ts_json_pretty - write the compact JSON text of len bytes to f indented:
+ * a member or an element a line, two spaces a level, "key": value, empty
+ * objects and arrays as {} and [].  Strings are copied as they are (their
+ * escapes included); whitespace outside them is dropped.  The text is
+ * tickstat's own output, so it is not validated: an unbalanced text gives
+ * an unbalanced result.  Ends with a newline.
+ */
+void ts_json_pretty(FILE *f, const char *json, size_t len)
+{
+	int depth = 0, in_str = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = json[i];
+
+		if (in_str) {
+			fputc(c, f);
+			if (c == '\\' && i + 1 < len)
+				fputc(json[++i], f);
+			else if (c == '"')
+				in_str = 0;
+			continue;
+		}
+		switch (c) {
+		case '"':
+			in_str = 1;
+			fputc(c, f);
+			break;
+		case '{':
+		case '[':
+			fputc(c, f);
+			if (i + 1 < len && (json[i + 1] == '}' || json[i + 1] == ']')) {
+				fputc(json[++i], f);
+				break;
+			}
+			json_newline(f, ++depth);
+			break;
+		case '}':
+		case ']':
+			json_newline(f, --depth);
+			fputc(c, f);
+			break;
+		case ',':
+			fputc(c, f);
+			json_newline(f, depth);
+			break;
+		case ':':
+			fputs(": ", f);
+			break;
+		case ' ':
+		case '\n':
+		case '\t':
+		case '\r':
+			break;
+		default:
+			fputc(c, f);
+		}
+	}
+	fputc('\n', f);
+}
+
 /* ts_now_ns - CLOCK_MONOTONIC, the clock tickstat records events with */
 uint64_t ts_now_ns(void)
 {

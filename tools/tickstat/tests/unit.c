@@ -373,6 +373,26 @@ static void test_parse_duration(void)
 	}
 }
 
+/* --pretty: indented, strings (with their escapes, braces and commas) untouched */
+static void test_json_pretty(void)
+{
+	static const char in[] = "{\"a\":1,\"b\":[],\"c\":{},\"d\":[1,{\"e\":\"x,{}[]:\\\"y\"}],"
+				 "\"f\":null}\n";
+	static const char want[] = "{\n  \"a\": 1,\n  \"b\": [],\n  \"c\": {},\n  \"d\": [\n    1,\n"
+				   "    {\n      \"e\": \"x,{}[]:\\\"y\"\n    }\n  ],\n  \"f\": null\n}\n";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	ts_json_pretty(m, in, strlen(in));
+	fclose(m);
+	CU_ASSERT_STRING_EQUAL(buf, want);
+	if (strcmp(buf, want))
+		fprintf(stderr, "pretty:\n%s", buf);
+	free(buf);
+}
+
 /* ---- the state machine on synthetic streams ---- */
 
 static struct ts_analysis an;
@@ -2432,6 +2452,7 @@ int main(int argc, char **argv)
 		{ "check: the same item twice; the CPUs covered", test_check_forbid_twice },
 		{ "parse: numbers", test_parse_numbers },
 		{ "parse: durations", test_parse_duration },
+		{ "output: JSON pretty-printed", test_json_pretty },
 		{ "stream: pages whose time goes back", test_time_backwards },
 		{ "stream: the start mark's boot id", test_mark_boot_id },
 		{ "doctor: the audit through the marks and back", test_doctor_marks_round_trip },
