@@ -5,7 +5,8 @@
 #   make shell   an interactive guest (patched kernel; TREE=stock, debian-6.1,
 #                debian-6.1-rt, debian-6.12 or debian-6.12-rt for another)
 #   make tools   only tickstat and tickplot (needs only the libraries' -dev packages)
-#   make install / make uninstall   the tools, man pages and docs (PREFIX, DESTDIR)
+#   make install / make uninstall   the tools, man pages, docs, Prometheus rules, bash
+#                completion and monitor service (PREFIX, DESTDIR, SYSCONFDIR)
 #   make deb     Debian packages of the tools, in build/deb
 #   make kernel-deb   Debian packages of the patched kernel (KCONFIG=guest|debian)
 #
@@ -123,7 +124,7 @@ demo: deps kernel-patched image
 # scripts/phases prints how long each phase took.
 CHECK := $(BUILD)/check
 # the tests that need only the tools, the fixtures and Debian's packages
-TOOL_TESTS := host/analysis-owner host/bad-outputs host/check-gate host/deb.test host/install \
+TOOL_TESTS := host/analysis-owner host/bad-outputs host/check-gate host/completion host/deb.test host/install \
 	host/diagnosis-rules host/doctor host/doctor-recording host/manpages host/monitor-service \
 	host/monitor-unit host/perf-rotation host/prometheus-rules host/runner-scan host/tickplot \
 	host/tickstat-fuzz host/tickstat-unit host/doc-examples
@@ -206,23 +207,39 @@ BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 DOCDIR ?= $(DATADIR)/doc/tickstat
+# what tickstat needs at run time, where /usr/share/doc may be left out
+# (minimal images drop it): the Prometheus rules and their promtool tests
+PKGDATADIR ?= $(DATADIR)/tickstat
+PROMDIR := $(PKGDATADIR)/prometheus
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+# the monitor service's options (EnvironmentFile= of its unit: /etc/default)
+SYSCONFDIR ?= /etc
 TICKPLOT_DIR := $(DATADIR)/tickplot
 MAN_PAGES := $(wildcard tools/tickstat/man/*.1) tools/tickplot/man/tickplot.1
-DOCS := README.md $(wildcard docs/*.md)
+# the users' docs; those of the project's development stay in the source tree
+DEV_DOCS := docs/guest.md docs/performance.md docs/design.md docs/check-time.md
+DOCS := README.md $(filter-out $(DEV_DOCS),$(wildcard docs/*.md))
 DOCS_SCENARIOS := $(wildcard docs/scenarios/*.md)
 DOCS_IMAGES := $(wildcard docs/images/*.png)
-DOCS_PROMETHEUS := docs/prometheus/tickstat.rules.yml
+PROMETHEUS := docs/prometheus/tickstat.rules.yml docs/prometheus/tickstat.rules.test.yml
+COMPLETIONS := tools/tickstat/bash-completion/tickstat tools/tickplot/bash-completion/tickplot
 # tickstat monitor's unit; systemd also reads /usr/local/lib/systemd/system
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 UNIT := tools/tickstat/systemd/tickstat-monitor.service
+UNIT_DEFAULTS := tools/tickstat/systemd/tickstat-monitor.default
 INSTALLED := $(BINDIR)/tickstat $(BINDIR)/tickplot \
 	$(TICKPLOT_DIR)/tickplot $(TICKPLOT_DIR)/tickplot.py \
 	$(patsubst %,$(MANDIR)/man1/%,$(notdir $(MAN_PAGES))) \
 	$(patsubst %,$(DOCDIR)/%,$(notdir $(DOCS))) \
 	$(patsubst %,$(DOCDIR)/scenarios/%,$(notdir $(DOCS_SCENARIOS))) \
 	$(patsubst %,$(DOCDIR)/images/%,$(notdir $(DOCS_IMAGES))) \
-	$(patsubst %,$(DOCDIR)/prometheus/%,$(notdir $(DOCS_PROMETHEUS))) \
-	$(UNITDIR)/$(notdir $(UNIT))
+	$(patsubst %,$(PROMDIR)/%,$(notdir $(PROMETHEUS))) \
+	$(patsubst %,$(BASHCOMPDIR)/%,$(notdir $(COMPLETIONS))) \
+	$(UNITDIR)/$(notdir $(UNIT)) $(SYSCONFDIR)/default/tickstat-monitor
+# The man pages, the unit and the rules name the Debian package's paths of
+# the docs and rules (/usr/share/...): they get the ones installed to.
+INSTALL_PATHS := sed -e 's|/usr/share/doc/tickstat|$(DOCDIR)|g' \
+	-e 's|/usr/share/tickstat|$(PKGDATADIR)|g' -e 's|/etc/default/tickstat|$(SYSCONFDIR)/default/tickstat|g'
 
 .PHONY: tools install uninstall deb kernel-deb
 
@@ -231,28 +248,35 @@ tools: $(TICKSTAT)
 install: tools
 	@echo "  INSTALL $(DESTDIR)$(PREFIX)"
 	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TICKPLOT_DIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(DOCDIR)/scenarios $(DESTDIR)$(DOCDIR)/images $(DESTDIR)$(DOCDIR)/prometheus \
-		$(DESTDIR)$(UNITDIR)
+		$(DESTDIR)$(DOCDIR)/scenarios $(DESTDIR)$(DOCDIR)/images $(DESTDIR)$(PROMDIR) \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/default
 	$(Q)install -m 755 $(TICKSTAT) $(DESTDIR)$(BINDIR)/tickstat
 	$(Q)install -m 755 tools/tickplot/tickplot $(DESTDIR)$(TICKPLOT_DIR)/tickplot
 	$(Q)install -m 644 tools/tickplot/tickplot.py $(DESTDIR)$(TICKPLOT_DIR)/tickplot.py
 	$(Q)ln -sfn $$(realpath -m --relative-to=$(BINDIR) $(TICKPLOT_DIR)/tickplot) \
 		$(DESTDIR)$(BINDIR)/tickplot
-	$(Q)install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/
+	$(Q)for f in $(MAN_PAGES); do \
+		$(INSTALL_PATHS) $$f >$(DESTDIR)$(MANDIR)/man1/$${f##*/} && \
+		chmod 644 $(DESTDIR)$(MANDIR)/man1/$${f##*/} || exit 1; done
 	$(Q)install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	$(Q)install -m 644 $(DOCS_SCENARIOS) $(DESTDIR)$(DOCDIR)/scenarios/
 	$(Q)install -m 644 $(DOCS_IMAGES) $(DESTDIR)$(DOCDIR)/images/
-	$(Q)install -m 644 $(DOCS_PROMETHEUS) $(DESTDIR)$(DOCDIR)/prometheus/
-	$(Q)sed 's|^ExecStart=/usr/bin/tickstat |ExecStart=$(BINDIR)/tickstat |' $(UNIT) > $(DESTDIR)$(UNITDIR)/$(notdir $(UNIT))
+	$(Q)for f in $(PROMETHEUS); do \
+		$(INSTALL_PATHS) $$f >$(DESTDIR)$(PROMDIR)/$${f##*/} && \
+		chmod 644 $(DESTDIR)$(PROMDIR)/$${f##*/} || exit 1; done
+	$(Q)install -m 644 $(COMPLETIONS) $(DESTDIR)$(BASHCOMPDIR)/
+	$(Q)$(INSTALL_PATHS) -e 's|^ExecStart=/usr/bin/tickstat |ExecStart=$(BINDIR)/tickstat |' $(UNIT) \
+		>$(DESTDIR)$(UNITDIR)/$(notdir $(UNIT))
 	$(Q)chmod 644 $(DESTDIR)$(UNITDIR)/$(notdir $(UNIT))
+	$(Q)install -m 644 $(UNIT_DEFAULTS) $(DESTDIR)$(SYSCONFDIR)/default/tickstat-monitor
 
 # Python's byte-code cache, written when root first runs tickplot, goes too.
 uninstall:
 	@echo "  UNINSTALL $(DESTDIR)$(PREFIX)"
 	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	$(Q)rm -rf $(DESTDIR)$(TICKPLOT_DIR)/__pycache__
-	$(Q)for d in $(DOCDIR)/images $(DOCDIR)/scenarios $(DOCDIR)/prometheus $(DOCDIR) $(TICKPLOT_DIR); do \
-		[ ! -d "$(DESTDIR)$$d" ] || rmdir "$(DESTDIR)$$d"; done
+	$(Q)for d in $(DOCDIR)/images $(DOCDIR)/scenarios $(DOCDIR) $(PROMDIR) $(PKGDATADIR) \
+		$(TICKPLOT_DIR); do [ ! -d "$(DESTDIR)$$d" ] || rmdir "$(DESTDIR)$$d"; done
 
 # The tools' .deb files (tickstat, tickplot), built from a copy of this tree in build/deb
 deb:

@@ -42,6 +42,7 @@ static const char * const doctor_usage[] = {
 	"      --root DIR         read /proc, /sys and /boot under DIR (default /)",
 	"      --fail-on LEVEL    error, warning or info (default error)",
 	"      --json             the findings as JSON (schema " TS_DOCTOR_SCHEMA ")",
+	"      --pretty           indent the JSON, a member a line (default: one line)",
 	"      --junit FILE       also write them as JUnit XML, a test case per finding id",
 	"  -h, --help             this help",
 	NULL,
@@ -52,16 +53,18 @@ struct doctor_opts {
 	const char *file;		/* a recording's stored audit, not the host's */
 	const char *junit;
 	int json;
+	int pretty;
 	int fail_on;
 };
 
-enum { OPT_ROOT = 256, OPT_FAIL_ON, OPT_JSON, OPT_JUNIT };
+enum { OPT_ROOT = 256, OPT_FAIL_ON, OPT_JSON, OPT_JUNIT, OPT_PRETTY };
 
 static const struct option doctor_options[] = {
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "pretty", no_argument, NULL, OPT_PRETTY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -116,6 +119,9 @@ static int parse(int argc, char **argv, struct doctor_opts *o)
 		case OPT_JSON:
 			o->json = 1;
 			break;
+		case OPT_PRETTY:
+			o->pretty = 1;
+			break;
 		case OPT_JUNIT:
 			if (once(&seen[3], "--junit", optarg))
 				return -1;
@@ -129,6 +135,10 @@ static int parse(int argc, char **argv, struct doctor_opts *o)
 					argv[optind - 1]);
 			return -1;
 		}
+	}
+	if (o->pretty && !o->json) {
+		err_msg("--pretty indents JSON: give --json too\n");
+		return -1;
 	}
 	if (optind + 1 < argc) {
 		err_msg("doctor takes one recording at most ('%s', then '%s')\n", argv[optind],
@@ -325,6 +335,29 @@ out:
 	return ret;
 }
 
+/* --json, and with --pretty indented (the compact text made in memory first) */
+static void print_json(const struct ts_audit *a, const int *idx, int fail_on, int pretty)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = pretty ? open_memstream(&buf, &len) : NULL;
+
+	if (!m) {
+		/* not asked, or no memory for it: compact JSON is still the audit */
+		ts_audit_json(stdout, a, idx, fail_on, "");
+		fputc('\n', stdout);
+		return;
+	}
+	ts_audit_json(m, a, idx, fail_on, "");
+	if (fclose(m)) {
+		ts_audit_json(stdout, a, idx, fail_on, "");
+		fputc('\n', stdout);
+	} else {
+		ts_json_pretty(stdout, buf, len);
+	}
+	free(buf);
+}
+
 /* ts_doctor - tickstat doctor ARGS; argv[0] is "doctor" */
 int ts_doctor(int argc, char **argv)
 {
@@ -352,8 +385,7 @@ int ts_doctor(int argc, char **argv)
 	if (ts_outfile_ready(&junit))
 		goto out;
 	if (o.json) {
-		ts_audit_json(stdout, &a, idx, o.fail_on, "");
-		fputc('\n', stdout);
+		print_json(&a, idx, o.fail_on, o.pretty);
 	} else {
 		print_table(stdout, &a, idx, o.fail_on, o.file);
 	}

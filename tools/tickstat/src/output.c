@@ -748,19 +748,24 @@ void ts_output_json(FILE *f, const struct ts_analysis *an, const struct ts_outpu
 	fputs("}\n", f);
 }
 
-/* ts_output_prometheus - node_exporter textfile collector format */
+/*
+ * ts_output_prometheus - node_exporter textfile collector format.  The
+ * numbers of one report's window, written once: gauges, never counters,
+ * and all named tickstat_report_*, apart from the cumulative counters of
+ * tickstat monitor (monitor.c), so that one collector can take both.
+ */
 void ts_output_prometheus(FILE *f, const struct ts_analysis *an, const struct ts_verdict *v)
 {
 	static const struct { const char *name, *help, *type; } m[] = {
-		{ "tickstat_window_seconds", "Length of the observed window.", "gauge" },
-		{ "tickstat_tickless_ratio", "Share of known time with the tick stopped.", "gauge" },
-		{ "tickstat_busy_tickless_ratio", "Share of busy time with the tick stopped.", "gauge" },
-		{ "tickstat_idle_tickless_ratio", "Share of idle time with the tick stopped.", "gauge" },
-		{ "tickstat_unknown_ratio", "Share of the window whose tick state is unknown.", "gauge" },
-		{ "tickstat_ticks_total", "Expiries of the tick's hrtimer (tick_sched_timer or tick_nohz_handler).", "counter" },
-		{ "tickstat_lost_events_total", "Events the ring buffer lost.", "counter" },
-		{ "tickstat_reason_seconds", "Time a reason held the tick.", "gauge" },
-		{ "tickstat_check_failed", "Thresholds failed by the check.", "gauge" },
+		{ "tickstat_report_window_seconds", "Length of the report's window.", "gauge" },
+		{ "tickstat_report_tickless_ratio", "Share of the window's known time with the tick stopped.", "gauge" },
+		{ "tickstat_report_busy_tickless_ratio", "Share of the window's busy time with the tick stopped.", "gauge" },
+		{ "tickstat_report_idle_tickless_ratio", "Share of the window's idle time with the tick stopped.", "gauge" },
+		{ "tickstat_report_unknown_ratio", "Share of the window whose tick state is unknown.", "gauge" },
+		{ "tickstat_report_ticks", "Expiries of the tick's hrtimer (tick_sched_timer or tick_nohz_handler) in the window.", "gauge" },
+		{ "tickstat_report_lost_events", "Events the ring buffer lost in the window.", "gauge" },
+		{ "tickstat_report_reason_seconds", "Time a reason held the tick in the window.", "gauge" },
+		{ "tickstat_report_check_failed", "Thresholds failed by the check.", "gauge" },
 	};
 	char name[48];
 

@@ -2,11 +2,11 @@
 /*
  * tickstat.c - why does the tick keep running?  The command dispatcher.
  *
- *   tickstat record [-C CPUS] [-d SECONDS] [-o FILE] [-- COMMAND ...]
+ *   tickstat record [-C CPUS] [-d TIME] [-o FILE] [-- COMMAND ...]
  *   tickstat report [--json[=FILE]] [--csv FILE] FILE
  *   tickstat check [FILE | record options] THRESHOLDS
- *   tickstat monitor [--interval SECS] [--textfile PATH] [--listen ADDR:PORT] [-C CPUS]
- *   tickstat top [-C CPUS] [-i SECS] [-d SECS]
+ *   tickstat monitor [-i TIME] [--textfile PATH] [--listen ADDR:PORT] [-C CPUS]
+ *   tickstat top [-C CPUS] [-i TIME] [-d TIME]
  *   tickstat doctor [--root DIR] [--json] [--junit FILE] [--fail-on LEVEL]
  *
  * Every option says where it applies (recording, reading a file, check
@@ -62,10 +62,11 @@ struct cmd_opts {
 	double interval;		/* monitor, top */
 	const char *textfile;
 	const char *listen;
+	int pretty;			/* --pretty: the JSON indented */
 };
 
 static const char * const main_usage[] = {
-	"usage: tickstat [-h | --version] COMMAND [ARGS]",
+	"usage: tickstat [-h | -V] COMMAND [ARGS]",
 	"",
 	"Why does the scheduler tick keep running on a CPU, and for how long does it stop?",
 	"",
@@ -76,6 +77,11 @@ static const char * const main_usage[] = {
 	"  monitor  watch until stopped: cumulative counters for Prometheus",
 	"  top      a live view of the tick per CPU, refreshed every second",
 	"  doctor   audit this host's CPU isolation: exit 0 ready, 1 findings, 2 error",
+	"  help     'tickstat help COMMAND' is 'tickstat COMMAND --help'",
+	"",
+	"options:",
+	"  -h, --help             this help",
+	"  -V, --version          tickstat's version",
 	"",
 	"'tickstat COMMAND --help' tells more; so does tickstat(1).",
 	NULL,
@@ -88,7 +94,7 @@ static const char * const record_usage[] = {
 	"or Ctrl-C, then prints the report.  Needs root.  Exit 1 when the command fails.",
 	"",
 	"  -C, --cpus LIST        CPUs to report (default: nohz_full, else all)",
-	"  -d, --duration SECS    stop after this many seconds",
+	"  -d, --duration TIME    stop after this long (30s, 1m, 500ms; seconds without a unit)",
 	"  -o, --output FILE      also write the recording, a trace.dat that 'tickstat report',",
 	"                         trace-cmd and KernelShark read anywhere",
 	"  -b, --buffer-kb KB     ring buffer per CPU (default 4096)",
@@ -145,11 +151,11 @@ static const char * const monitor_usage[] = {
 	"Needs root.",
 	"",
 	"  -C, --cpus LIST        CPUs to watch (default: nohz_full, else all)",
-	"  -i, --interval SECS    update the counters this often (default 10)",
+	"  -i, --interval TIME    update the counters this often (default 10s; 500ms, 1m, ...)",
 	"      --textfile PATH    write them to PATH atomically (node_exporter's textfile collector)",
 	"      --listen ADDR:PORT serve them at http://ADDR:PORT/metrics (ADDR default 127.0.0.1)",
 	"      --top N            named culprits and co-runners per CPU; the rest are 'other' (default 5)",
-	"  -d, --duration SECS    stop after this many seconds",
+	"  -d, --duration TIME    stop after this long (30s, 1m, 2h; seconds without a unit)",
 	"  -b, --buffer-kb KB     ring buffer per CPU (default 1024)",
 	"  -o, --output FILE      also keep the recording the counters come from (it grows",
 	"                         without bound: for checking the numbers, with --duration)",
@@ -187,6 +193,7 @@ static const char * const output_usage[] = {
 	"output:",
 	"      --json[=FILE]      the report as JSON (schema " TS_JSON_SCHEMA "); with FILE",
 	"                         into FILE, and the table stays on stdout",
+	"      --pretty           indent the JSON, a member a line (default: one line)",
 	"      --prometheus       node_exporter textfile collector format",
 	"      --csv FILE         the per-CPU timeline as CSV ('-' for stdout, instead of the report)",
 	"      --top N            reasons and culprits per CPU in the table (default 5)",
@@ -212,7 +219,7 @@ enum opt_id {
 	OPT_TIME_RANGE, OPT_MIN_BUSY, OPT_MIN_BUSY_ALIAS, OPT_MIN_IDLE, OPT_MIN_WINDOW,
 	OPT_MAX_RATE, OPT_FORBID, OPT_MAX_UNKNOWN, OPT_ALLOW_LOST, OPT_JUNIT, OPT_EVENT,
 	OPT_INTERVAL, OPT_TEXTFILE, OPT_LISTEN, OPT_PROBES, OPT_NO_CAUSES, OPT_NO_DOCTOR,
-	NR_OPTS,
+	OPT_PRETTY, NR_OPTS,
 };
 
 /* Where an option applies. */
@@ -260,6 +267,7 @@ static const struct opt_spec {
 	[OPT_PROBES] = { "probes", 1, 0, FOR_RECORDING },
 	[OPT_NO_CAUSES] = { "no-causes", 0, 0, FOR_RECORDING | MONITOR_TOO | TOP_TOO },
 	[OPT_NO_DOCTOR] = { "no-doctor", 0, 0, FOR_RECORDING },
+	[OPT_PRETTY] = { "pretty", 0, 0, FOR_ANY },
 };
 
 /* getopt_long's tables, made from opt_specs: short options return 256 + id too */
@@ -313,6 +321,41 @@ static int parse_pct(const char *opt, const char *arg, double *val)
 		return -1;
 	}
 	return 0;
+}
+
+/* "365d" for 31536000 s, "1m" for 60: a limit in the unit a user would write */
+static void format_seconds(char *buf, size_t len, double secs)
+{
+	if (secs >= 86400 && secs == (uint64_t)secs && !((uint64_t)secs % 86400))
+		snprintf(buf, len, "%" PRIu64 "d", (uint64_t)secs / 86400);
+	else if (secs >= 60 && secs == (uint64_t)secs && !((uint64_t)secs % 60))
+		snprintf(buf, len, "%" PRIu64 "m", (uint64_t)secs / 60);
+	else if (secs >= 1)
+		snprintf(buf, len, "%gs", secs);
+	else if (secs >= 1e-3)
+		snprintf(buf, len, "%gms", secs * 1e3);
+	else
+		snprintf(buf, len, "%gns", secs * 1e9);
+}
+
+/*
+ * A duration (ts_parse_duration: 30, 30s, 1m, 500ms) from min to max
+ * seconds, as seconds; or an error message naming the option.
+ */
+static int parse_seconds(const char *opt, const char *arg, double min, double max, double *val)
+{
+	char lo[32], hi[32];
+	uint64_t ns;
+
+	if (!ts_parse_duration(arg, &ns) && ns >= min * 1e9 && ns <= max * 1e9) {
+		*val = ns / 1e9;
+		return 0;
+	}
+	format_seconds(lo, sizeof(lo), min);
+	format_seconds(hi, sizeof(hi), max);
+	err_msg("%s: '%s' is not a duration from %s to %s (a number and a unit: ns, us, ms, s, m, h, d; seconds without one, like 30, 30s, 1m, 500ms)\n",
+		opt, arg, lo, hi);
+	return -1;
 }
 
 /*
@@ -384,12 +427,8 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 		o->have_cpus = 1;
 		break;
 	case OPT_DURATION:
-		if (ts_parse_double(arg, &o->rec.duration) || o->rec.duration <= 0 ||
-		    o->rec.duration > 31536000) {
-			err_msg("%s: '%s' is not a duration in seconds (a decimal number above 0, at most 31536000)\n",
-				name, arg);
+		if (parse_seconds(name, arg, 1e-9, 31536000, &o->rec.duration))
 			return -1;
-		}
 		break;
 	case OPT_OUTPUT:
 		o->rec.output = arg;
@@ -447,6 +486,9 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 	case OPT_NO_HEADER:
 		o->out.no_header = 1;
 		break;
+	case OPT_PRETTY:
+		o->pretty = 1;
+		break;
 	case OPT_NOHZ_FULL:
 		o->nohz_full = arg;
 		break;
@@ -490,12 +532,8 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 		o->rec.extra = o->extra;
 		break;
 	case OPT_INTERVAL:
-		if (ts_parse_double(arg, &o->interval) || o->interval < 0.1 ||
-		    o->interval > 86400) {
-			err_msg("%s: '%s' is not a number of seconds from 0.1 to 86400 (a decimal number)\n",
-				name, arg);
+		if (parse_seconds(name, arg, 0.1, 86400, &o->interval))
 			return -1;
-		}
 		break;
 	case OPT_TEXTFILE:
 		o->textfile = arg;
@@ -653,6 +691,10 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * co
 	for (int id = 0; id < NR_OPTS; id++)
 		if (given[id] && check_applies(o, id, opt_name(id, as_short[id])))
 			return -1;
+	if (o->pretty && o->format != FMT_JSON && !o->json) {
+		err_msg("--pretty indents JSON: give --json too\n");
+		return -1;
+	}
 	if (o->csv && !strcmp(o->csv, "-") && o->format != FMT_TABLE) {
 		err_msg("--csv -: standard output carries the CSV, it cannot carry --%s too\n",
 			o->format == FMT_JSON ? "json" : "prometheus");
@@ -806,13 +848,37 @@ static int record(struct cmd_opts *o, struct ts_outfile *rec_out, struct ts_anal
 	return 0;
 }
 
+/*
+ * write_json - the report's JSON onto f: compact, or with --pretty indented
+ * (the compact text made in memory first; without the memory for it, the
+ * compact JSON is still the report)
+ */
+static void write_json(FILE *f, int pretty, const struct ts_analysis *an,
+		       const struct ts_output_opts *out, const struct ts_verdict *v)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = pretty ? open_memstream(&buf, &len) : NULL;
+
+	if (!m) {
+		ts_output_json(f, an, out, v);
+		return;
+	}
+	ts_output_json(m, an, out, v);
+	if (fclose(m))
+		ts_output_json(f, an, out, v);
+	else
+		ts_json_pretty(f, buf, len);
+	free(buf);
+}
+
 static void print_report(struct cmd_opts *o, struct ts_analysis *an, const struct ts_verdict *v)
 {
 	if (o->csv && !strcmp(o->csv, "-"))
 		return;		/* stdout carries the CSV */
 	switch (o->format) {
 	case FMT_JSON:
-		ts_output_json(stdout, an, &o->out, v);
+		write_json(stdout, o->pretty, an, &o->out, v);
 		break;
 	case FMT_PROMETHEUS:
 		ts_output_prometheus(stdout, an, v);
@@ -969,7 +1035,7 @@ static int run_command(enum ts_command cmd, int argc, char **argv)
 		goto out;
 	}
 	if (out.json.f)
-		ts_output_json(out.json.f, &an, &o.out, cmd == CMD_CHECK ? &v : NULL);
+		write_json(out.json.f, o.pretty, &an, &o.out, cmd == CMD_CHECK ? &v : NULL);
 	/*
 	 * Whatever can fail first, then the report, then the files' renames:
 	 * an error shows no report, and a report that cannot be written
@@ -1056,6 +1122,37 @@ static int finish(int ret, const char *cmd)
 	return ret;
 }
 
+static int dispatch(int argc, char **argv);
+
+/* Is name one of the commands dispatch() runs? (help's check: it runs none) */
+static int is_command(const char *name)
+{
+	for (int c = CMD_RECORD; c <= CMD_TOP; c++)
+		if (!strcmp(name, command_names[c]))
+			return 1;
+	return !strcmp(name, "doctor");
+}
+
+/* help [COMMAND]: the command's --help, or this one's */
+static int help(int argc, char **argv)
+{
+	char *args[] = { argc > 1 ? argv[1] : NULL, "--help", NULL };
+
+	if (argc > 2) {
+		err_msg("help: one command at most ('%s', then '%s')\n", argv[1], argv[2]);
+		return TS_EXIT_ERROR;
+	}
+	if (argc < 2 || !strcmp(argv[1], "help")) {
+		usage(stdout, main_usage, 0);
+		return TS_EXIT_OK;
+	}
+	if (!is_command(argv[1])) {
+		err_msg("help: '%s' is not a command; 'tickstat --help' lists them\n", argv[1]);
+		return TS_EXIT_ERROR;
+	}
+	return dispatch(3, (char *[]){ "tickstat", args[0], args[1], NULL });
+}
+
 static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -1066,10 +1163,12 @@ static int dispatch(int argc, char **argv)
 		usage(stdout, main_usage, 0);
 		return TS_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
 		printf("tickstat %s\n", TICKSTAT_VERSION);
 		return TS_EXIT_OK;
 	}
+	if (!strcmp(argv[1], "help"))
+		return help(argc - 1, argv + 1);
 	build_getopt_tables();
 	for (int c = CMD_RECORD; c <= CMD_CHECK; c++)
 		if (!strcmp(argv[1], command_names[c]))

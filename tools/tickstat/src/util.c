@@ -203,6 +203,131 @@ int ts_parse_double(const char *s, double *val)
 	return errno || *end || !isfinite(*val) ? -1 : 0;
 }
 
+/* the units of a duration, in ns; a bare number is seconds */
+static const struct {
+	const char *name;
+	uint64_t ns;
+} duration_units[] = {
+	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	{ "m", 60000000000ULL }, { "h", 3600000000000ULL }, { "d", 86400000000000ULL },
+};
+
+/*
+ * ts_parse_duration - a duration as users write one on a command line: a
+ * number as ts_parse_double() takes it, then at once a unit (ns, us, ms,
+ * s, m, h, d) or none for seconds: "30", "30s", "1m", "500ms", "1.5h".
+ * In whole ns, digits below 1 ns dropped.  Everything else is -1: no
+ * number, another unit, a space, a sign, more than UINT64_MAX ns (about
+ * 584 years).  Whole numbers of ns are computed exactly, not through a
+ * double, so "0.1" is 100000000 ns.
+ */
+int ts_parse_duration(const char *s, uint64_t *ns)
+{
+	uint64_t whole = 0, frac = 0, scale = 1, unit = 0, total;
+	const char *p = s;
+
+	if (!s || !isdigit((unsigned char)*p))
+		return -1;
+	for (; isdigit((unsigned char)*p); p++)
+		if (__builtin_mul_overflow(whole, 10, &whole) ||
+		    __builtin_add_overflow(whole, (uint64_t)(*p - '0'), &whole))
+			return -1;
+	if (*p == '.') {
+		if (!isdigit((unsigned char)*++p))
+			return -1;
+		/* 18 digits keep frac * unit / scale in 128 bits; the rest is below 1 ns */
+		for (; isdigit((unsigned char)*p); p++) {
+			if (scale < 1000000000000000000ULL) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				scale *= 10;
+			}
+		}
+	}
+	if (!*p) {
+		unit = 1000000000;
+	} else {
+		for (size_t i = 0; i < sizeof(duration_units) / sizeof(duration_units[0]); i++)
+			if (!strcmp(p, duration_units[i].name))
+				unit = duration_units[i].ns;
+		if (!unit)
+			return -1;
+	}
+	if (__builtin_mul_overflow(whole, unit, &total) ||
+	    __builtin_add_overflow(total, (uint64_t)((unsigned __int128)frac * unit / scale),
+				   &total))
+		return -1;
+	*ns = total;
+	return 0;
+}
+
+static void json_newline(FILE *f, int depth)
+{
+	fputc('\n', f);
+	for (int i = 0; i < depth; i++)
+		fputs("  ", f);
+}
+
+/*
+ * ts_json_pretty - write the compact JSON text of len bytes to f indented:
+ * a member or an element a line, two spaces a level, "key": value, empty
+ * objects and arrays as {} and [].  Strings are copied as they are (their
+ * escapes included); whitespace outside them is dropped.  The text is
+ * tickstat's own output, so it is not validated: an unbalanced text gives
+ * an unbalanced result.  Ends with a newline.
+ */
+void ts_json_pretty(FILE *f, const char *json, size_t len)
+{
+	int depth = 0, in_str = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = json[i];
+
+		if (in_str) {
+			fputc(c, f);
+			if (c == '\\' && i + 1 < len)
+				fputc(json[++i], f);
+			else if (c == '"')
+				in_str = 0;
+			continue;
+		}
+		switch (c) {
+		case '"':
+			in_str = 1;
+			fputc(c, f);
+			break;
+		case '{':
+		case '[':
+			fputc(c, f);
+			if (i + 1 < len && (json[i + 1] == '}' || json[i + 1] == ']')) {
+				fputc(json[++i], f);
+				break;
+			}
+			json_newline(f, ++depth);
+			break;
+		case '}':
+		case ']':
+			json_newline(f, --depth);
+			fputc(c, f);
+			break;
+		case ',':
+			fputc(c, f);
+			json_newline(f, depth);
+			break;
+		case ':':
+			fputs(": ", f);
+			break;
+		case ' ':
+		case '\n':
+		case '\t':
+		case '\r':
+			break;
+		default:
+			fputc(c, f);
+		}
+	}
+	fputc('\n', f);
+}
+
 /* ts_now_ns - CLOCK_MONOTONIC, the clock tickstat records events with */
 uint64_t ts_now_ns(void)
 {

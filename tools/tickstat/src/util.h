@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Exit codes: rtla's convention. */
 enum ts_exit {
@@ -37,6 +38,8 @@ int ts_cpuset_max(const struct ts_cpuset *set);
 int ts_parse_u64(const char *s, uint64_t *val);
 int ts_parse_dec(const char *s, uint64_t *val);
 int ts_parse_double(const char *s, double *val);
+int ts_parse_duration(const char *s, uint64_t *ns);
+void ts_json_pretty(FILE *f, const char *json, size_t len);
 uint64_t ts_now_ns(void);
 int ts_is_boot_id(const char *s);
 

@@ -335,6 +335,64 @@ static void test_parse_numbers(void)
 	CU_ASSERT_EQUAL(ts_parse_dec("", &n), -1);
 }
 
+/* Durations: a number and a unit, or seconds; exact ns; overflow and garbage refused */
+static void test_parse_duration(void)
+{
+	static const char * const bad[] = {
+		"", "s", "ms", " 1s", "1s ", "1 s", "+1s", "-1s", "1e3", "1e3s", "0x10s", "inf",
+		"nan", "1.", "1.s", ".5s", "1.2.3s", "1,5s", "1S", "1sec", "1min", "1 m", "1mm",
+		"1ss", "1s5", "1m30s", "5y", "1\n", "\xd9\xa1s",
+		/* more than UINT64_MAX ns: in the number, in the multiplication, in the sum */
+		"18446744073709551616ns", "18446744074s", "213504d", "18446744073.709551616",
+		"99999999999999999999999999999999999999999999999999s",
+	};
+	static const struct { const char *text; uint64_t ns; } good[] = {
+		{ "30", 30000000000ULL }, { "30s", 30000000000ULL }, { "1m", 60000000000ULL },
+		{ "500ms", 500000000 }, { "0.1", 100000000 }, { "1.5h", 5400000000000ULL },
+		{ "2d", 172800000000000ULL }, { "250us", 250000 }, { "7ns", 7 }, { "007s", 7000000000ULL },
+		{ "0", 0 }, { "0.5ns", 0 }, { "0.000000001", 1 },
+		{ "1.0000000000000000000000001s", 1000000000 },
+		{ "18446744073709551615ns", UINT64_MAX }, { "18446744073.709551615", UINT64_MAX },
+	};
+	uint64_t ns;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ns = 42;
+		CU_ASSERT_EQUAL(ts_parse_duration(bad[i], &ns), -1);
+		CU_ASSERT_EQUAL(ns, 42);	/* untouched on an error */
+		if (ts_parse_duration(bad[i], &ns) != -1)
+			fprintf(stderr, "taken: '%s'\n", bad[i]);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		ns = 42;
+		CU_ASSERT_EQUAL(ts_parse_duration(good[i].text, &ns), 0);
+		if (ns != good[i].ns)
+			fprintf(stderr, "'%s': %" PRIu64 " ns, not %" PRIu64 "\n", good[i].text, ns,
+				good[i].ns);
+		CU_ASSERT_EQUAL(ns, good[i].ns);
+	}
+}
+
+/* --pretty: indented, strings (with their escapes, braces and commas) untouched */
+static void test_json_pretty(void)
+{
+	static const char in[] = "{\"a\":1,\"b\":[],\"c\":{},\"d\":[1,{\"e\":\"x,{}[]:\\\"y\"}],"
+				 "\"f\":null}\n";
+	static const char want[] = "{\n  \"a\": 1,\n  \"b\": [],\n  \"c\": {},\n  \"d\": [\n    1,\n"
+				   "    {\n      \"e\": \"x,{}[]:\\\"y\"\n    }\n  ],\n  \"f\": null\n}\n";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	ts_json_pretty(m, in, strlen(in));
+	fclose(m);
+	CU_ASSERT_STRING_EQUAL(buf, want);
+	if (strcmp(buf, want))
+		fprintf(stderr, "pretty:\n%s", buf);
+	free(buf);
+}
+
 /* ---- the state machine on synthetic streams ---- */
 
 static struct ts_analysis an;
@@ -2393,6 +2451,8 @@ int main(int argc, char **argv)
 		{ "check: nothing to check, or not all of it", test_check_no_data },
 		{ "check: the same item twice; the CPUs covered", test_check_forbid_twice },
 		{ "parse: numbers", test_parse_numbers },
+		{ "parse: durations", test_parse_duration },
+		{ "output: JSON pretty-printed", test_json_pretty },
 		{ "stream: pages whose time goes back", test_time_backwards },
 		{ "stream: the start mark's boot id", test_mark_boot_id },
 		{ "doctor: the audit through the marks and back", test_doctor_marks_round_trip },
