@@ -85,6 +85,7 @@ EXCLUDED = [
     (r"^(cat|grep|ls|uname|mount|cat) .*/(proc|sys)/", "reads this machine's configuration"),
     (r"^(cat|grep) /proc/cmdline|^(grep|zgrep) .*(/boot/config|/proc/config)|^lscpu\b",
      "reads this machine's configuration"),
+    (r"^[A-Z_][A-Z0-9_]*=", "a configuration file's line (an EnvironmentFile's setting)"),
     (r"^tickstat doctor .*run\.dat",
      "needs a recording with an audit; tests/host/doctor-recording.test makes and checks one"),
 ]
@@ -246,6 +247,9 @@ def man_blocks(path: Path, top: Path) -> list:
 def inputs_of(words: list) -> Optional[list]:
     """The files a command reads, or None when it is not one of the tools'."""
     prog = os.path.basename(words[0])
+    if prog == "tickstat" and (len(words) == 1 or words[1] in ("help", "-h", "--help", "-V",
+                                                               "--version")):
+        return []      # reads no file: runs as it is
     if prog == "tickstat" and len(words) > 1 and words[1] in ("report", "check", "doctor"):
         ops, skip = [], False
         for w in words[2:]:
