@@ -38,7 +38,7 @@ from pathlib import Path
 
 # the events tickstat records (tools/tickstat/src/session.c, events[])
 KINDS = {"tick_stop", "tick_retain", "tick_restart", "tick_dep_set", "tick_dep_clear",
-         "sched_switch", "hrtimer_expire_entry"}
+         "tick_dep_sched", "sched_switch", "hrtimer_expire_entry"}
 TOL_NS = 50_000_000
 MARGIN_NS = 50_000_000
 SHOW = 5        # missing events named per CPU

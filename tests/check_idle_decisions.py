@@ -11,9 +11,13 @@ and its return.
 
 A pass of the idle loop is an optional question followed by one decision.
 Per pass:
-  - a stop decision whose own can_stop_idle_tick() refused: exactly one
-    tick_retain, with an idle-entry reason, inside the decision, and none
-    in the question before it (a refusal traced once, not twice);
+  - a stop decision whose own can_stop_idle_tick() refused while the tick
+    ran: exactly one tick_retain, with an idle-entry reason, inside the
+    decision, and none in the question before it (a refusal traced once,
+    not twice);
+  - the same refusal while the tick was already stopped (tick_stop
+    success=1 and tick_restart say which): no tick_retain at all, as the
+    event means that the tick is kept running (series v3; v2 traced it);
   - a retain decision (the tick runs): exactly one tick_retain, in the
     decision or, for a tick_nohz_next_event() reason, in the question;
   - any other stop decision: no idle-entry reason at all.
@@ -42,12 +46,20 @@ class Pass:
         self.decision_refused: bool | None = None
         self.in_query: list[str] = []
         self.in_decision: list[str] = []
+        # the tick was stopped when the decision began; None: not known
+        self.stopped: bool | None = None
 
 
 def judge(p: Pass) -> str | None:
     """None when the pass is traced as it must be, else what is wrong."""
     traced = p.in_query + p.in_decision
-    if p.decision == "stop" and p.decision_refused:
+    if p.decision == "stop" and p.decision_refused and p.stopped:
+        if traced:
+            return f"refused stop of a stopped tick: query {p.in_query}, decision {p.in_decision}"
+    elif p.decision == "stop" and p.decision_refused and p.stopped is None:
+        if len(traced) > 1 or set(p.in_query) & IDLE_ONLY:
+            return f"refused stop: query {p.in_query}, decision {p.in_decision}"
+    elif p.decision == "stop" and p.decision_refused:
         if len(p.in_decision) != 1 or p.in_decision[0] not in IDLE_ONLY | {"NOHZ_INACTIVE"} \
                 or p.in_query:
             return f"refused stop: query {p.in_query}, decision {p.in_decision}"
@@ -64,13 +76,19 @@ def analyse(text: str) -> dict[int, dict]:
     """Per CPU: decisions, refusals, retains, events, and what went wrong."""
     cpus: dict[int, dict] = {}
     state: dict[int, tuple[str | None, Pass | None]] = {}
+    stopped: dict[int, bool] = {}     # per CPU, once an event has said
     for line in text.splitlines():
         m = LINE.match(line)
         if not m:
             continue
         cpu, event, body = int(m.group(1)), m.group(2), m.group(3)
-        s = cpus.setdefault(cpu, {"passes": 0, "refused": 0, "retains": 0, "events": 0,
+        s = cpus.setdefault(cpu, {"passes": 0, "refused": 0, "refused_stopped": 0,
+                                  "retains": 0, "events": 0,
                                   "bad": [], "stray": [], "seen_start": False})
+        if event == "tick_stop" and "success=1" in body:
+            stopped[cpu] = True
+        elif event == "tick_restart":
+            stopped[cpu] = False
         window, p = state.get(cpu, (None, None))
         if event == "query_in":
             s["seen_start"] = True
@@ -81,6 +99,7 @@ def analyse(text: str) -> dict[int, dict]:
             if p is None or window is not None:
                 p = Pass(False)
             p.decision = event[:-3]
+            p.stopped = stopped.get(cpu)
             # the first pass of a CPU may have begun before tracing did
             p.asked = p.asked if not first else None
             state[cpu] = (p.decision, p)
@@ -96,6 +115,7 @@ def analyse(text: str) -> dict[int, dict]:
             if p.asked is not None:
                 s["passes"] += 1
                 s["refused"] += bool(p.decision_refused)
+                s["refused_stopped"] += bool(p.decision_refused and p.stopped)
                 s["retains"] += p.decision == "retain"
                 s["events"] += len(p.in_query) + len(p.in_decision)
                 why = judge(p)
@@ -128,7 +148,8 @@ def check_phase(c, out: Path, phase: str) -> None:
     c.expect(f"idle-{phase}: no ring-buffer overruns (a lost event would break a pass)",
              sum(overruns) == 0, overruns)
     cpus = analyse((out / f"idle-{phase}.txt").read_text())
-    summary = {n: f"{s['passes']} decisions, {s['refused']} refused, {s['retains']} retains, "
+    summary = {n: f"{s['passes']} decisions, {s['refused']} refused "
+                  f"({s['refused_stopped']} of a stopped tick), {s['retains']} retains, "
                   f"{s['events']} tick_retain" for n, s in sorted(cpus.items())}
     print(f"info idle-{phase}: {summary}")
     total = {k: sum(s[k] for s in cpus.values()) for k in ("passes", "refused", "retains")}

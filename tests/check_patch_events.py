@@ -135,17 +135,49 @@ def check_stress(c: Checker, out: Path) -> None:
 
 
 def check_sched_change(c: Checker, events: list) -> None:
-    """A deadline task joins two CFS tasks: SCHED is already set for CFS, and
-    tick_dep_set reports the new reason although the bit does not change."""
-    sched = [e for e in events if e["phase"] == "sched-change" and e["f"].get("dependency") == "SCHED"
-             and e["f"].get("target") == "3" and e["event"] in ("tick_dep_set", "tick_dep_clear")]
-    changes, last = [], None
-    for e in sched:
-        if e["event"] == "tick_dep_set" and last is not None and last["event"] == "tick_dep_set":
-            changes.append(f"{last['f'].get('sched')}->{e['f'].get('sched')}")
-        last = e
-    c.expect("CPU3: SCHED reason CFS->DEADLINE reported while the bit stays set",
+    """A deadline task joins two CFS tasks: SCHED is already set for CFS.
+    The bit does not change, so there is no tick_dep_set (series v3): the
+    new reason comes as tick_dep_sched with the old one, and the clear
+    names the reason the bit was held for last."""
+    sched = [e for e in events if e["phase"] == "sched-change" and e["f"].get("target") == "3"
+             and (e["event"] == "tick_dep_sched" or
+                  (e["event"] in ("tick_dep_set", "tick_dep_clear")
+                   and e["f"].get("dependency") == "SCHED"))]
+    changes = [f"{e['f'].get('prev')}->{e['f'].get('sched')}" for e in sched
+               if e["event"] == "tick_dep_sched"]
+    c.expect("CPU3: tick_dep_sched CFS->DEADLINE while the bit stays set",
              "CFS->DEADLINE" in changes, changes[:6])
+    held, wrong = None, []
+    for e in sched:
+        if e["event"] == "tick_dep_sched":
+            if held is not None and e["f"].get("prev") != held:
+                wrong.append(e["body"])
+            held = e["f"].get("sched")
+        elif e["event"] == "tick_dep_set":
+            held = e["f"].get("sched")
+        else:
+            if held is not None and e["f"].get("sched") != held:
+                wrong.append(e["body"])
+            held = None
+    c.expect("CPU3: tick_dep_sched's prev and tick_dep_clear's sched name the reason last reported",
+             not wrong, wrong[:3])
+
+
+def check_dep_pairs(c: Checker, events: list) -> None:
+    """tick_dep_set and tick_dep_clear report real changes only: for each
+    bit in each scope and target, sets and clears alternate (the trace has
+    no CPU going offline, which clears CPU-scope bits with no event)."""
+    last: dict[tuple, str] = {}
+    repeated = []
+    for e in events:
+        if e["event"] not in ("tick_dep_set", "tick_dep_clear"):
+            continue
+        key = (e["f"].get("dependency"), e["f"].get("scope"), e["f"].get("target"))
+        if last.get(key) == e["event"]:
+            repeated.append(f"{e['phase']}: {e['body']}")
+        last[key] = e["event"]
+    c.expect("tick_dep_set and tick_dep_clear alternate for every bit, scope and target",
+             not repeated and bool(last), repeated[:3] if repeated else f"{len(last)} bits")
 
 
 def main() -> int:
@@ -212,6 +244,7 @@ def main() -> int:
                  r["f"].get("idle_loop") == "0", r["body"])
     check_stopped_intervals(c, out / "trace.dat", tickstat)
     check_sched_change(c, events)
+    check_dep_pairs(c, events)
 
     # POSIX timers: the culprit's pid at the right scope, and the tick stops after disarm.
     for phase, scope in (("posix-itimer", "PROCESS"), ("posix-thread", "TASK")):

@@ -10,7 +10,7 @@ spin -c 1 -d 60 &
 lone=$!
 sleep 0.3
 ev="-e timer:tick_stop -e timer:hrtimer_expire_entry -e sched:sched_switch"
-for e in tick_retain tick_restart tick_dep_set tick_dep_clear; do
+for e in tick_retain tick_restart tick_dep_set tick_dep_clear tick_dep_sched; do
 	[ -d $t/events/timer/$e ] && ev="$ev -e timer:$e"
 done
 trace-cmd record -q -C mono $ev -o "$OUT/trace.dat" > /dev/null 2>&1 &

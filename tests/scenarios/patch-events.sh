@@ -18,7 +18,7 @@ overruns() { cat "$1"/per_cpu/cpu*/stats | grep -i overrun; }
 
 echo 0 > $t/tracing_on
 echo 4096 > $t/buffer_size_kb
-for e in tick_stop tick_retain tick_restart tick_dep_set tick_dep_clear; do
+for e in tick_stop tick_retain tick_restart tick_dep_set tick_dep_clear tick_dep_sched; do
 	echo 1 > $t/events/timer/$e/enable
 done
 echo 1 > $t/tracing_on
@@ -57,7 +57,7 @@ cat $t/trace > $OUT/trace.txt
 overruns $t > $OUT/overruns.txt
 # extract reads the buffer away: after the text copy
 trace-cmd extract -o $OUT/trace.dat > /dev/null 2>&1
-for e in tick_stop tick_retain tick_restart tick_dep_set tick_dep_clear; do
+for e in tick_stop tick_retain tick_restart tick_dep_set tick_dep_clear tick_dep_sched; do
 	echo 0 > $t/events/timer/$e/enable
 done
 

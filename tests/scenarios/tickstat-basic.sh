@@ -36,7 +36,7 @@ rc report-sigint $?
 # The main scenario.  trace-cmd starts first, then the lone task, which
 # runs until trace-cmd's extract.
 ev="-e timer:tick_stop -e timer:hrtimer_expire_entry -e sched:sched_switch"
-for e in tick_retain tick_restart tick_dep_set tick_dep_clear; do
+for e in tick_retain tick_restart tick_dep_set tick_dep_clear tick_dep_sched; do
 	[ -d $t/events/timer/$e ] && ev="$ev -e timer:$e"
 done
 # trace-cmd into the kernel buffer, extracted after the run: a trace-cmd

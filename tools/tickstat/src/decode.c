@@ -113,7 +113,7 @@ static void cause_caps(struct ts_decoder *d, struct ts_caps *caps)
  */
 int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps *caps)
 {
-	struct tep_event *stop, *retain, *restart, *set, *clr, *sw, *hrt, *print;
+	struct tep_event *stop, *retain, *restart, *set, *clr, *dsched, *sw, *hrt, *print;
 	struct tep_format_field **f = d->field;
 	uint64_t tick_fn = d->tick_fn;
 
@@ -125,6 +125,8 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 	restart = find_event(tep, "timer", "tick_restart", &d->id_restart);
 	set = find_event(tep, "timer", "tick_dep_set", &d->id_dep_set);
 	clr = find_event(tep, "timer", "tick_dep_clear", &d->id_dep_clear);
+	/* series v3: a SCHED reason that changes while the bit stays set */
+	dsched = find_event(tep, "timer", "tick_dep_sched", &d->id_dep_sched);
 	sw = find_event(tep, "sched", "sched_switch", &d->id_switch);
 	hrt = find_event(tep, "timer", "hrtimer_expire_entry", &d->id_hrtimer);
 	print = find_event(tep, "ftrace", "print", &d->id_print);
@@ -151,6 +153,9 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 	f[F_CLR_TARGET] = field(clr, "target");
 	f[F_CLR_SCHED] = field(clr, "sched");
 	f[F_CLR_CALLER] = field(clr, "caller");
+	f[F_DSCHED_TARGET] = field(dsched, "target");
+	f[F_DSCHED_SCHED] = field(dsched, "sched");
+	f[F_DSCHED_CALLER] = field(dsched, "caller");
 	f[F_SW_PREV_COMM] = field(sw, "prev_comm");
 	f[F_SW_PREV_PID] = field(sw, "prev_pid");
 	f[F_SW_NEXT_COMM] = field(sw, "next_comm");
@@ -170,6 +175,8 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 			   f[F_DEP_SCHED] && f[F_DEP_CALLER] && f[F_CLR_DEP] &&
 			   f[F_CLR_SCOPE] && f[F_CLR_TARGET] && f[F_CLR_SCHED] &&
 			   f[F_CLR_CALLER];
+	if (!f[F_DSCHED_TARGET] || !f[F_DSCHED_SCHED] || !f[F_DSCHED_CALLER])
+		d->id_dep_sched = -1;
 	caps->sched_switch = f[F_SW_PREV_PID] && f[F_SW_NEXT_PID] &&
 			     f[F_SW_PREV_COMM] && f[F_SW_NEXT_COMM];
 	/* without the tick's function address, no expiry can be told apart */
@@ -383,6 +390,31 @@ static int decode_dep(struct ts_decoder *d, struct tep_record *rec,
 	return 0;
 }
 
+/*
+ * decode_dep_sched - series v3's tick_dep_sched: SCHED stays set on the
+ * target CPU, now for another reason.  Series v2 reported that as a
+ * tick_dep_set of SCHED at CPU scope with the new reason, and the analysis
+ * reads it so (the CPU's SCHED reason, and a set by that caller): the
+ * event becomes the same ts_event, so that both kernels' recordings give
+ * the same report.
+ */
+static int decode_dep_sched(struct ts_decoder *d, struct tep_record *rec,
+			    struct ts_event *ev)
+{
+	unsigned long long target, sched, caller;
+
+	if (num(d, F_DSCHED_TARGET, rec, &target) || num(d, F_DSCHED_SCHED, rec, &sched) ||
+	    num(d, F_DSCHED_CALLER, rec, &caller))
+		return -1;
+	ev->kind = TS_EV_DEP_SET;
+	ev->dep.dependency = 1u << 2;	/* TICK_DEP_MASK_SCHED */
+	ev->dep.scope = TS_SCOPE_CPU;
+	ev->dep.target = (int)target;
+	ev->dep.sched = (int)sched;
+	ev->dep.caller = caller;
+	return 0;
+}
+
 static int decode_switch(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 {
 	unsigned long long prev, next;
@@ -449,6 +481,8 @@ int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 		ret = decode_restart(d, rec, ev);
 	} else if (type == d->id_dep_set || type == d->id_dep_clear) {
 		ret = decode_dep(d, rec, ev, type == d->id_dep_clear);
+	} else if (type == d->id_dep_sched) {
+		ret = decode_dep_sched(d, rec, ev);
 	} else if (type == d->id_switch) {
 		ret = decode_switch(d, rec, ev);
 	} else if (type == d->id_hrtimer) {

@@ -21,6 +21,7 @@ enum ts_field_id {
 	F_RESTART_STOPPED, F_RESTART_IDLE, F_RESTART_CAUSE,
 	F_DEP_DEP, F_DEP_SCOPE, F_DEP_TARGET, F_DEP_SCHED, F_DEP_CALLER,
 	F_CLR_DEP, F_CLR_SCOPE, F_CLR_TARGET, F_CLR_SCHED, F_CLR_CALLER,
+	F_DSCHED_TARGET, F_DSCHED_SCHED, F_DSCHED_CALLER,
 	F_SW_PREV_COMM, F_SW_PREV_PID, F_SW_NEXT_COMM, F_SW_NEXT_PID,
 	F_HRT_FUNCTION, F_HRT_TIMER, F_HRTX_TIMER,
 	F_WORK_WORK, F_WORK_FUNCTION, F_WORKX_WORK,
@@ -35,7 +36,7 @@ enum ts_field_id {
 
 struct ts_decoder {
 	struct tep_handle *tep;
-	int id_stop, id_retain, id_restart, id_dep_set, id_dep_clear;
+	int id_stop, id_retain, id_restart, id_dep_set, id_dep_clear, id_dep_sched;
 	int id_switch, id_hrtimer, id_print;
 	/* the causes' events (enum ts_cause_type order), entry and exit */
 	int id_cause[TS_NR_CAUSE_TYPES][2];

@@ -53,6 +53,7 @@ static const struct optional_event events[] = {
 	{ "timer", "tick_restart", 0 },
 	{ "timer", "tick_dep_set", 0 },
 	{ "timer", "tick_dep_clear", 0 },
+	{ "timer", "tick_dep_sched", 0 },	/* series v3 */
 	{ "sched", "sched_switch", 0 },
 	{ "timer", "hrtimer_expire_entry", 0 },
 };

@@ -29,7 +29,7 @@ static int fail(struct ts_stream *s, const char *msg)
 /* The events the analysis reads: only their formats reach libtraceevent. */
 static const char * const wanted[][2] = {
 	{ "timer", "tick_stop" }, { "timer", "tick_retain" }, { "timer", "tick_restart" },
-	{ "timer", "tick_dep_set" }, { "timer", "tick_dep_clear" },
+	{ "timer", "tick_dep_set" }, { "timer", "tick_dep_clear" }, { "timer", "tick_dep_sched" },
 	{ "timer", "hrtimer_expire_entry" }, { "sched", "sched_switch" }, { "ftrace", "print" },
 	/* the causes (decode.c) */
 	{ "workqueue", "workqueue_execute_start" }, { "workqueue", "workqueue_execute_end" },

@@ -158,6 +158,96 @@ static void parse_clean(struct tep_handle *tep, const char *fmt, const char *sys
 	free(clean);
 }
 
+/* series v3's tick_dep_set (v2's layout) and its new tick_dep_sched */
+static const char dep_set_fmt[] =
+	"name: tick_dep_set\nID: 60\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:int dependency;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:int scope;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:int target;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned long caller;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:int sched;\toffset:32;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"dependency=%d\", REC->dependency\n";
+static const char dep_sched_fmt[] =
+	"name: tick_dep_sched\nID: 61\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:int target;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:int sched;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_sched;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned long caller;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"target=%d\", REC->target\n";
+
+/*
+ * A SCHED reason that changes while the bit stays set: series v2 sent a
+ * tick_dep_set of SCHED at CPU scope with the new reason, v3 sends
+ * tick_dep_sched (its tick_dep_set is for real changes only).  Both decode
+ * to the same event, so that both kernels' recordings give one report; a
+ * tick_dep_sched too short for its format is a bad record.
+ */
+static void test_decode_dep_sched(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	unsigned char set[40] = { 60 }, change[32] = { 61 };
+	unsigned long long caller = 0xffffffff81234567ULL;
+	struct tep_record rec = { .ts = 1000, .cpu = 0 };
+	struct ts_decoder d = { 0 };
+	struct ts_event v2, v3;
+	struct ts_caps caps;
+	int i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
+	CU_ASSERT_EQUAL_FATAL(tep_parse_event(tep, tick_stop_fmt, strlen(tick_stop_fmt), "timer"), 0);
+	parse_clean(tep, dep_set_fmt, "timer");
+	parse_clean(tep, dep_sched_fmt, "timer");
+	CU_ASSERT_EQUAL_FATAL(ts_decoder_init(&d, tep, &caps), 0);
+
+	/* v2: dependency=SCHED scope=CPU target=3 sched=DEADLINE */
+	i = 4;
+	memcpy(set + 8, &i, 4);
+	i = 2;
+	memcpy(set + 12, &i, 4);
+	i = 3;
+	memcpy(set + 16, &i, 4);
+	memcpy(set + 24, &caller, 8);
+	i = 1;
+	memcpy(set + 32, &i, 4);
+	rec.data = set;
+	rec.size = sizeof(set);
+	CU_ASSERT_EQUAL_FATAL(ts_decode(&d, &rec, &v2), 1);
+
+	/* v3: target=3 sched=DEADLINE prev=CFS */
+	i = 3;
+	memcpy(change + 8, &i, 4);
+	i = 1;
+	memcpy(change + 12, &i, 4);
+	i = 3;
+	memcpy(change + 16, &i, 4);
+	memcpy(change + 24, &caller, 8);
+	rec.data = change;
+	rec.size = sizeof(change);
+	CU_ASSERT_EQUAL_FATAL(ts_decode(&d, &rec, &v3), 1);
+
+	CU_ASSERT_EQUAL(v3.kind, TS_EV_DEP_SET);
+	CU_ASSERT_EQUAL(v3.kind, v2.kind);
+	CU_ASSERT_EQUAL(v3.dep.dependency, v2.dep.dependency);
+	CU_ASSERT_EQUAL(v3.dep.scope, TS_SCOPE_CPU);
+	CU_ASSERT_EQUAL(v3.dep.scope, v2.dep.scope);
+	CU_ASSERT_EQUAL(v3.dep.target, 3);
+	CU_ASSERT_EQUAL(v3.dep.sched, 1);
+	CU_ASSERT_EQUAL(v3.dep.sched, v2.dep.sched);
+	CU_ASSERT_EQUAL(v3.dep.caller, caller);
+
+	rec.size = 20;		/* the caller lies past the record */
+	CU_ASSERT_EQUAL(ts_decode(&d, &rec, &v3), -1);
+	tep_free(tep);
+}
+
 /*
  * The causes' events decode to what they name: an IRQ with its
  * __data_loc name (bounds-checked: a location past the record is a bad
@@ -2440,6 +2530,8 @@ int main(int argc, char **argv)
 		{ "state: co-runners", test_co_runners },
 		{ "causes: counts, tick state, time, queued work", test_causes },
 		{ "causes: decoded from their events' formats", test_decode_causes },
+		{ "decode: v3's tick_dep_sched is v2's reason-change tick_dep_set",
+		  test_decode_dep_sched },
 		{ "marks: cause types recorded, co-runner quotas", test_mark_causes_quotas },
 		{ "causes: bounded, known per recorder", test_causes_bounded },
 		{ "state: unknown values named by number", test_unknown_values },
