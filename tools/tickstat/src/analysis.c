@@ -1344,24 +1344,24 @@ void ts_analysis_name_symbols(struct ts_analysis *an, const struct ts_ksym_query
 
 /*
  * ts_analysis_set_quota - a co-runner's cgroup CPU quota (quota_us -1: none,
- * "max").  Returns 0, or -1 for a bad value or a full table.
+ * "max").  Returns 0, or -1 for a bad value or a full table (the pid is
+ * then unknown, and counted in quotas_dropped).  O(1) expected: quota_map.
  */
 int ts_analysis_set_quota(struct ts_analysis *an, int pid, int64_t quota_us, uint64_t period_us)
 {
 	struct ts_quota *q;
+	int i, added;
 
 	if (pid <= 0 || quota_us < -1 || (quota_us >= 0 && !period_us))
 		return -1;
-	for (int i = 0; i < an->nr_quotas; i++) {
-		if (an->quotas[i].pid == pid) {
-			an->quotas[i].quota_us = quota_us;
-			an->quotas[i].period_us = period_us;
-			return 0;
-		}
-	}
-	if (an->nr_quotas == TS_MAX_QUOTAS)
+	i = ts_pidmap_insert(&an->quota_map, pid, &added);
+	if (i < 0) {
+		an->quotas_dropped++;
 		return -1;
-	q = &an->quotas[an->nr_quotas++];
+	}
+	q = &an->quotas[i];
+	if (added)
+		an->nr_quotas++;
 	q->pid = pid;
 	q->quota_us = quota_us;
 	q->period_us = period_us;
@@ -1371,10 +1371,9 @@ int ts_analysis_set_quota(struct ts_analysis *an, int pid, int64_t quota_us, uin
 /* ts_analysis_quota - a task's cgroup CPU quota as recorded, or NULL when unknown */
 const struct ts_quota *ts_analysis_quota(const struct ts_analysis *an, int pid)
 {
-	for (int i = 0; i < an->nr_quotas; i++)
-		if (an->quotas[i].pid == pid)
-			return &an->quotas[i];
-	return NULL;
+	int i = ts_pidmap_find(&an->quota_map, pid);
+
+	return i < 0 ? NULL : &an->quotas[i];
 }
 
 /* ts_analysis_set_causes_recorded - the cause types a tickstat recorder enabled */

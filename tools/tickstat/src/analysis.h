@@ -18,6 +18,7 @@
 #include "event.h"
 #include "hist.h"
 #include "probeinfo.h"
+#include "util.h"
 
 struct ts_hold;
 struct ts_doctor_rec;
@@ -29,7 +30,7 @@ struct ts_cpuset;
 #define TS_MAX_CULPRITS		256
 #define TS_MAX_CALLERS		512	/* callers of dependencies, cause functions */
 #define TS_MAX_TASKS		64	/* co-runners kept per CPU; the rest is "other" */
-#define TS_MAX_QUOTAS		512	/* co-runners whose cgroup quota the recorder read */
+#define TS_MAX_QUOTAS		TS_PIDMAP_MAX	/* co-runners whose cgroup quota the recorder read */
 
 enum ts_tick_state { TS_TICK_UNKNOWN, TS_TICK_RUNNING, TS_TICK_STOPPED, TS_NR_TICK };
 enum ts_idle_state { TS_IDLE_UNKNOWN, TS_IDLE_BUSY, TS_IDLE_IDLE, TS_NR_IDLE };
@@ -328,10 +329,14 @@ struct ts_analysis {
 	 * The cgroup CPU quota of co-runners (cpu.max, the innermost limit on
 	 * the task's path), as the recorder read it at the end: since 6.6 a
 	 * task under a quota keeps its tick (SCHED with one task).  A pid
-	 * without an entry is unknown.
+	 * without an entry is unknown.  quota_map finds a pid's entry in O(1)
+	 * expected; pids beyond TS_MAX_QUOTAS are dropped (unknown), counted
+	 * in quotas_dropped.
 	 */
 	struct ts_quota { int pid; int64_t quota_us; uint64_t period_us; } quotas[TS_MAX_QUOTAS];
 	int nr_quotas;
+	struct ts_pidmap quota_map;
+	uint64_t quotas_dropped;
 };
 
 void ts_analysis_init(struct ts_analysis *an);

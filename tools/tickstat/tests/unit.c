@@ -1747,6 +1747,84 @@ static void test_mark_causes_quotas(void)
 	}
 }
 
+/*
+ * The pid map under the quota tables: every pid found after insertion
+ * whatever the order (pids that collide in their home slot too), indexes
+ * in order of insertion, and a full map that refuses the next pid and
+ * counts it where the caller keeps count, never silently.
+ */
+static void test_pidmap(void)
+{
+	static struct ts_pidmap m;
+	int added, i, pid;
+
+	memset(&m, 0, sizeof(m));
+	CU_ASSERT_EQUAL(ts_pidmap_find(&m, 1), -1);
+	CU_ASSERT_EQUAL(ts_pidmap_insert(&m, 0, &added), -1);
+	CU_ASSERT_EQUAL(ts_pidmap_insert(&m, -5, &added), -1);
+	CU_ASSERT_EQUAL(ts_pidmap_find(&m, 0), -1);
+	/* pids 1024 apart, in steps that share home slots, and sequential ones */
+	for (i = 0; i < TS_PIDMAP_MAX; i++) {
+		pid = i % 2 ? 1 + i * 1024 : 100000 + i;
+		CU_ASSERT_EQUAL(ts_pidmap_insert(&m, pid, &added), i);
+		CU_ASSERT_EQUAL(added, 1);
+	}
+	CU_ASSERT_EQUAL(m.nr, TS_PIDMAP_MAX);
+	for (i = TS_PIDMAP_MAX - 1; i >= 0; i--) {
+		pid = i % 2 ? 1 + i * 1024 : 100000 + i;
+		CU_ASSERT_EQUAL(ts_pidmap_find(&m, pid), i);
+		CU_ASSERT_EQUAL(ts_pidmap_insert(&m, pid, &added), i);
+		CU_ASSERT_EQUAL(added, 0);
+	}
+	CU_ASSERT_EQUAL(ts_pidmap_find(&m, 99999), -1);
+	CU_ASSERT_EQUAL(ts_pidmap_insert(&m, 99999, &added), -1);	/* full */
+	CU_ASSERT_EQUAL(added, 0);
+	CU_ASSERT_EQUAL(m.nr, TS_PIDMAP_MAX);
+
+	/* the analysis' quota table over it: full means unknown and counted */
+	ts_analysis_init(&an);
+	for (i = 0; i < TS_MAX_QUOTAS; i++)
+		CU_ASSERT_EQUAL(ts_analysis_set_quota(&an, 1000 + i * 7, i, 100000), 0);
+	CU_ASSERT_EQUAL(ts_analysis_set_quota(&an, 1000, 5, 100000), 0);	/* an update */
+	CU_ASSERT_EQUAL(an.nr_quotas, TS_MAX_QUOTAS);
+	CU_ASSERT_EQUAL(ts_analysis_quota(&an, 1000)->quota_us, 5);
+	CU_ASSERT_EQUAL(ts_analysis_quota(&an, 1000 + 511 * 7)->quota_us, 511);
+	CU_ASSERT_EQUAL(an.quotas_dropped, 0);
+	CU_ASSERT_EQUAL(ts_analysis_set_quota(&an, 2, -1, 0), -1);
+	CU_ASSERT_PTR_NULL(ts_analysis_quota(&an, 2));
+	CU_ASSERT_EQUAL(an.quotas_dropped, 1);
+	ts_analysis_free(&an);
+}
+
+/* The recorder's count of tasks whose quota it could not keep: read, added up, checked. */
+static void test_mark_quotas_dropped(void)
+{
+	static const struct {
+		const char *tokens;
+		int ok;
+		uint64_t dropped;
+	} cases[] = {
+		{ "", 1, 0 },
+		{ " quotas_dropped=3", 1, 3 },
+		{ " quotas_dropped=3 quota.66=max", 1, 3 },
+		{ " quotas_dropped=x", 0, 0 },
+		{ " quotas_dropped=-1", 0, 0 },
+	};
+	char mark[256];
+	struct ts_stream st;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ts_analysis_init(&an);
+		CU_ASSERT_EQUAL_FATAL(ts_stream_init(&st, &an, 4096, 8), 0);
+		snprintf(mark, sizeof(mark), TS_MARK_PREFIX "end: end_ns=5%s", cases[i].tokens);
+		CU_ASSERT_EQUAL(ts_stream_mark(&st, 0, mark, strlen(mark)), cases[i].ok ? 0 : -1);
+		if (cases[i].ok)
+			CU_ASSERT_EQUAL(an.quotas_dropped, cases[i].dropped);
+		ts_stream_free(&st);
+		ts_analysis_free(&an);
+	}
+}
+
 /* ---- readers on fixtures captured in the guest ---- */
 
 static int read_any(const char *path, struct ts_analysis *a, char *err)
@@ -2383,6 +2461,8 @@ int main(int argc, char **argv)
 		{ "causes: counts, tick state, time, queued work", test_causes },
 		{ "causes: decoded from their events' formats", test_decode_causes },
 		{ "marks: cause types recorded, co-runner quotas", test_mark_causes_quotas },
+		{ "pidmap: O(1) quota lookups, bounded, a full map counted", test_pidmap },
+		{ "marks: quotas the recorder dropped are counted", test_mark_quotas_dropped },
 		{ "causes: bounded, known per recorder", test_causes_bounded },
 		{ "state: unknown values named by number", test_unknown_values },
 		{ "check: pass, not applicable, no verdict", test_check },
