@@ -230,6 +230,53 @@ static void test_decode_causes(void)
 	tep_free(tep);
 }
 
+/*
+ * The decoder's table of event ids: a record of no interest is 0 (not a
+ * bad record, even when short for every format), an event in the table
+ * decodes, and an event whose id no kernel has (past 16 bits, a crafted
+ * file) is not taken for the one it names: that cause is unknown, not
+ * routed by a compare.
+ */
+static void test_decode_routes(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	unsigned char other[8] = { 77 }, irq[24] = { 50 };
+	struct tep_record rec = { .ts = 1000, .cpu = 3 };
+	struct ts_decoder d = { 0 };
+	struct ts_event ev;
+	struct ts_caps caps;
+	char wide[1024];
+	int n;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
+	CU_ASSERT_EQUAL_FATAL(tep_parse_event(tep, tick_stop_fmt, strlen(tick_stop_fmt), "timer"), 0);
+	parse_clean(tep, irq_entry_fmt, "irq");
+	snprintf(wide, sizeof(wide), "name: workqueue_execute_start\nID: 70000\n%s",
+		 strstr(work_start_fmt, "format:"));
+	parse_clean(tep, wide, "workqueue");
+	CU_ASSERT_EQUAL_FATAL(ts_decoder_init(&d, tep, &caps), 0);
+	CU_ASSERT_EQUAL(caps.causes, 1u << TS_CAUSE_IRQ);	/* the wide id: unknown */
+
+	rec.data = other;
+	rec.size = sizeof(other);
+	CU_ASSERT_EQUAL(ts_decode(&d, &rec, &ev), 0);
+	CU_ASSERT_EQUAL(d.bad_records, 0);
+	n = 4;
+	memcpy(irq + 8, &n, 4);
+	n = 16 | 6 << 16;
+	memcpy(irq + 12, &n, 4);
+	memcpy(irq + 16, "ttyS0", 6);
+	rec.data = irq;
+	rec.size = sizeof(irq);
+	CU_ASSERT_EQUAL(ts_decode(&d, &rec, &ev), 1);
+	CU_ASSERT_EQUAL(ev.kind, TS_EV_CAUSE);
+	CU_ASSERT_EQUAL(ev.cause.type, TS_CAUSE_IRQ);
+	rec.size = 12;			/* short for irq_handler_entry: bad */
+	CU_ASSERT_EQUAL(ts_decode(&d, &rec, &ev), -1);
+	CU_ASSERT_EQUAL(d.bad_records, 1);
+	tep_free(tep);
+}
+
 /* ---- histogram ---- */
 
 static void test_hist_exact_small(void)
@@ -2462,6 +2509,7 @@ int main(int argc, char **argv)
 		{ "causes: decoded from their events' formats", test_decode_causes },
 		{ "marks: cause types recorded, co-runner quotas", test_mark_causes_quotas },
 		{ "pidmap: O(1) quota lookups, bounded, a full map counted", test_pidmap },
+		{ "decode: one table lookup routes a record, wide ids none", test_decode_routes },
 		{ "marks: quotas the recorder dropped are counted", test_mark_quotas_dropped },
 		{ "causes: bounded, known per recorder", test_causes_bounded },
 		{ "state: unknown values named by number", test_unknown_values },
