@@ -25,9 +25,8 @@
 #include "promtext.h"
 #include "series.h"
 #include "unit_run.h"
+#include "unit_stream.h"
 
-#define MS	1000000ULL
-#define S	1000000000ULL
 
 /* ---- exposition format ---- */
 
@@ -63,17 +62,14 @@ static void test_prom_format(void)
 
 /* ---- the series on synthetic streams ---- */
 
-static struct ts_analysis an;
 static struct ts_series ser;
 
+/* a patched kernel's stream (unit_stream.c) on monitored CPUs 1 and 2 */
 static void start(int top)
 {
-	ts_analysis_init(&an);
-	an.caps.tick_stop = an.caps.scopes = an.caps.retain = an.caps.restart = 1;
-	an.caps.dep_events = an.caps.sched_switch = an.caps.tick_expiry = 1;
+	stream_start(0, 1, 0);
 	ts_analysis_monitor(&an, 1);
 	ts_analysis_monitor(&an, 2);
-	ts_analysis_set_start(&an, 0);
 	ts_series_init(&ser, top);
 }
 
@@ -81,11 +77,6 @@ static void finish(void)
 {
 	ts_series_free(&ser);
 	ts_analysis_free(&an);
-}
-
-static void feed(const struct ts_event *ev)
-{
-	CU_ASSERT_EQUAL(ts_analysis_event(&an, ev), 0);
 }
 
 static void sw(int cpu, uint64_t ts, int prev_pid, int next_pid)
@@ -98,7 +89,7 @@ static void sw(int cpu, uint64_t ts, int prev_pid, int next_pid)
 	feed(&ev);
 }
 
-static void stop_ok(int cpu, uint64_t ts, int pid)
+static void stop_in(int cpu, uint64_t ts, int pid)
 {
 	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = cpu, .ts = ts, .pid = pid,
 				 .stop = { .success = 1 } });
@@ -171,7 +162,7 @@ static void test_series_counters(void)
 {
 	start(5);
 	sw(1, 0, 0, 100);
-	stop_ok(1, 100 * MS, 100);		/* the tick ran before: 0.1 s busy running */
+	stop_in(1, 100 * MS, 100);		/* the tick ran before: 0.1 s busy running */
 	update(1 * S);
 	CU_ASSERT_DOUBLE_EQUAL(value_of(BUSY_STOPPED), 0.9, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(value_of(RATIO), 0.9, 1e-9);
@@ -180,7 +171,7 @@ static void test_series_counters(void)
 	sw(1, 1500 * MS, 100, 200);
 	stop_sched(1, 1500 * MS, 200);
 	sw(1, 2 * S, 200, 100);
-	stop_ok(1, 2 * S, 100);
+	stop_in(1, 2 * S, 100);
 	update(2 * S);
 	CU_ASSERT_DOUBLE_EQUAL(value_of(BUSY_STOPPED), 1.4, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(value_of(BUSY_RUNNING), 0.6, 1e-9);
@@ -300,7 +291,7 @@ static void test_series_monotonic(void)
 		int r = rand() % 6, pid = 100 + rand() % 8;
 
 		if (r == 0)
-			stop_ok(1 + step % 2, t, pid);
+			stop_in(1 + step % 2, t, pid);
 		else if (r == 1)
 			stop_sched(1 + step % 2, t, pid);
 		else if (r == 2)
@@ -349,7 +340,7 @@ static void test_offline(void)
 	struct ts_cpu *c;
 
 	start(5);
-	stop_ok(2, 100 * MS, 0);
+	stop_in(2, 100 * MS, 0);
 	sw(2, 100 * MS, 100, 0);
 	update(1 * S);
 	ts_analysis_offline(&an, 2, 1 * S);
@@ -363,7 +354,7 @@ static void test_offline(void)
 	CU_ASSERT_EQUAL(c->lost_events + c->lost_unknown, 0);
 	/* back online: its events set the state again */
 	sw(2, 3500 * MS, 0, 0);
-	stop_ok(2, 3500 * MS, 0);
+	stop_in(2, 3500 * MS, 0);
 	update(4 * S);
 	CU_ASSERT_EQUAL(c->time[TS_TICK_STOPPED][TS_IDLE_IDLE], 1400 * MS);
 	CU_ASSERT_EQUAL(c->time[TS_TICK_UNKNOWN][TS_IDLE_UNKNOWN], 2500 * MS);
@@ -388,7 +379,7 @@ static void late_commit(int holding)
 		if (holding)
 			CU_ASSERT_EQUAL(ts_analysis_hold(&an, charge_to), 0);
 		if (poll == 250 * MS) {		/* what the first drain reads */
-			stop_ok(2, 100 * MS, 0);
+			stop_in(2, 100 * MS, 0);
 			sw(2, 100 * MS, 100, 0);
 		}
 		if (poll == 1250 * MS) {	/* the late one, and one after it */
@@ -431,7 +422,7 @@ static void test_hold_order(void)
 
 	start(5);
 	CU_ASSERT_EQUAL(ts_analysis_hold(&an, 100 * MS), 0);
-	stop_ok(1, 90 * MS, 0);			/* in: not newer */
+	stop_in(1, 90 * MS, 0);			/* in: not newer */
 	sw(1, 150 * MS, 0, 300);		/* held */
 	feed(&lost);				/* older, but behind the held switch */
 	sw(2, 120 * MS, 0, 400);		/* held */

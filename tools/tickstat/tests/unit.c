@@ -27,10 +27,9 @@
 #include "tracedat.h"
 #include "util.h"
 #include "unit_run.h"
+#include "unit_stream.h"
 #include "unit_formats.h"
 
-#define MS	1000000ULL
-#define S	1000000000ULL
 
 static const char *fixtures;
 
@@ -384,34 +383,6 @@ static void test_parse_numbers(void)
 
 /* ---- the state machine on synthetic streams ---- */
 
-static struct ts_analysis an;
-static int task[8];		/* the pid each CPU runs, which every event names */
-
-static void start(uint64_t at, int patched)
-{
-	memset(task, 0, sizeof(task));
-	ts_analysis_init(&an);
-	an.caps.tick_stop = 1;
-	an.caps.scopes = patched;
-	an.caps.retain = patched;
-	an.caps.restart = patched;
-	an.caps.dep_events = patched;
-	an.caps.sched_switch = 1;
-	an.caps.tick_expiry = 1;
-	ts_analysis_set_start(&an, at);
-}
-
-static void feed(const struct ts_event *ev)
-{
-	CU_ASSERT_EQUAL(ts_analysis_event(&an, ev), 0);
-}
-
-static void stop_ok(int cpu, uint64_t ts)
-{
-	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = cpu, .ts = ts, .pid = task[cpu],
-				 .stop = { .success = 1 } });
-}
-
 /* a refusal: SCHED at CPU scope (patched) or as 6.1 reports it */
 static void stop_sched(int cpu, uint64_t ts)
 {
@@ -430,23 +401,6 @@ static void restart(int cpu, uint64_t ts, int cause)
 static void tick(int cpu, uint64_t ts)
 {
 	feed(&(struct ts_event){ .kind = TS_EV_TICK, .cpu = cpu, .ts = ts, .pid = task[cpu] });
-}
-
-static void retain(int cpu, uint64_t ts, int reason)
-{
-	feed(&(struct ts_event){ .kind = TS_EV_TICK_RETAIN, .cpu = cpu, .ts = ts,
-				 .pid = task[cpu], .retain = { .reason = reason } });
-}
-
-/* a switch from the task the CPU runs (task[cpu]) to next_pid */
-static void sw(int cpu, uint64_t ts, int next_pid)
-{
-	struct ts_event ev = { .kind = TS_EV_SWITCH, .cpu = cpu, .ts = ts, .pid = task[cpu],
-			       .sw = { .prev_pid = task[cpu], .next_pid = next_pid } };
-
-	snprintf(ev.sw.next_comm, sizeof(ev.sw.next_comm), "task%d", next_pid);
-	feed(&ev);
-	task[cpu] = next_pid;
 }
 
 static const struct ts_reason *find(const struct ts_cpu *c, const char *name)
@@ -472,8 +426,8 @@ static void test_patched_two_tasks(void)
 	struct ts_metrics m;
 	struct ts_cpu *c;
 
-	start(0, 1);
-	sw(1, 0, 100);				/* busy from 0 */
+	stream_start(0, 1, 0);
+	switch_to(1, 0, 100, NULL);				/* busy from 0 */
 	stop_ok(1, 100 * MS);			/* stopped from 0.1 s */
 	stop_sched(1, 1 * S);			/* a second task: refused... */
 	restart(1, 1 * S + 1000, TS_RESTART_DEPENDENCY);	/* ...and restarted */
@@ -510,8 +464,8 @@ static void test_stock_inferred_restart(void)
 {
 	struct ts_cpu *c;
 
-	start(0, 0);
-	sw(2, 0, 100);
+	stream_start(0, 0, 0);
+	switch_to(2, 0, 100, NULL);
 	stop_ok(2, 10 * MS);
 	stop_sched(2, 510 * MS);
 	stop_ok(2, 610 * MS);
@@ -529,11 +483,11 @@ static void test_stock_idle_exit(void)
 {
 	struct ts_cpu *c;
 
-	start(0, 0);
+	stream_start(0, 0, 0);
 	ts_analysis_set_nohz_full(&an, 0, 0);
-	sw(0, 0, 0);				/* idle */
+	switch_to(0, 0, 0, NULL);				/* idle */
 	stop_ok(0, 1 * MS);
-	sw(0, 201 * MS, 7);			/* busy: tick restarted */
+	switch_to(0, 201 * MS, 7, NULL);			/* busy: tick restarted */
 	ts_analysis_finish(&an, 301 * MS);
 	c = an.cpus[0];
 	CU_ASSERT_EQUAL(c->stopped.count, 1);
@@ -550,8 +504,8 @@ static void test_lost_events(void)
 	struct ts_metrics m;
 	struct ts_cpu *c;
 
-	start(0, 1);
-	sw(3, 0, 100);
+	stream_start(0, 1, 0);
+	switch_to(3, 0, 100, NULL);
 	stop_ok(3, 0);
 	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 3, .ts = 600 * MS,
 				 .lost = { .count = 42 } });
@@ -572,7 +526,7 @@ static void test_lost_events(void)
  */
 static void test_snapshot(void)
 {
-	start(0, 1);
+	stream_start(0, 1, 0);
 	ts_analysis_set_snapshot(&an, 5 * MS);
 	for (int cpu = 1; cpu <= 3; cpu++) {
 		task[cpu] = 100;
@@ -597,14 +551,14 @@ static void test_snapshot(void)
  */
 static void test_snapshot_stock_switch(void)
 {
-	start(0, 0);
+	stream_start(0, 0, 0);
 	ts_analysis_set_snapshot(&an, 5 * MS);
 	ts_analysis_set_nohz_full(&an, 0, 0);
 	ts_analysis_set_nohz_full(&an, 1, 1);
 	for (int cpu = 0; cpu <= 1; cpu++) {
 		ts_analysis_set_initial(&an, cpu, TS_TICK_STOPPED, TS_IDLE_IDLE);
-		sw(cpu, 1 * MS, 7);		/* a kworker runs... */
-		sw(cpu, 2 * MS, 0);		/* ...and the CPU is idle again */
+		switch_to(cpu, 1 * MS, 7, NULL);		/* a kworker runs... */
+		switch_to(cpu, 2 * MS, 0, NULL);		/* ...and the CPU is idle again */
 	}
 	ts_analysis_finish(&an, 1 * S);
 	CU_ASSERT_EQUAL(an.cpus[1]->time[TS_TICK_STOPPED][TS_IDLE_BUSY], 1 * MS);
@@ -639,11 +593,11 @@ static void test_start_switch_from_idle(void)
 	struct ts_metrics m;
 	struct ts_cpu *c;
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
 	ts_analysis_set_snapshot(&an, 5 * MS);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
-	sw(1, 300 * MS, 100);
+	switch_to(1, 300 * MS, 100, NULL);
 	stop_ok(1, 400 * MS);
 	ts_analysis_finish(&an, 1 * S);
 	c = an.cpus[1];
@@ -666,10 +620,10 @@ static void test_start_switch_from_busy(void)
 	struct ts_metrics m;
 	struct ts_cpu *c;
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
 	task[2] = 77;
-	sw(2, 200 * MS, 0);
+	switch_to(2, 200 * MS, 0, NULL);
 	ts_analysis_finish(&an, 1 * S);
 	c = an.cpus[2];
 	ts_metrics_of(&an, c, &m);
@@ -696,7 +650,7 @@ static void test_start_restart_first(void)
 {
 	struct ts_cpu *c;
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	task[3] = task[4] = 100;
 	tick(3, 100 * MS);
 	stop_sched(3, 500 * MS);
@@ -733,7 +687,7 @@ static void test_start_tick_first(void)
 	struct ts_cpu *c;
 
 	for (int patched = 1; patched >= 0; patched--) {
-		start(0, patched);
+		stream_start(0, patched, 0);
 		tick(1, 10 * MS);
 		stop_ok(1, 20 * MS);
 		tick(2, 10 * MS);
@@ -762,13 +716,13 @@ static void test_start_unknown_shown(void)
 	struct ts_metrics m;
 	struct ts_cpu *c;
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
 	task[1] = 100;
 	for (uint64_t t = 4 * MS; t < 1 * S; t += 4 * MS)
 		tick(1, t);			/* nothing says the tick state */
 	ts_analysis_add_cpu(&an, 2);		/* no event at all */
-	sw(3, 0, 100);
+	switch_to(3, 0, 100, NULL);
 	stop_ok(3, 0);
 	ts_analysis_bad_page(&an, 3);		/* a gap from its last event, at 0 */
 	stop_ok(3, 600 * MS);
@@ -791,7 +745,7 @@ static void test_start_unknown_shown(void)
 	ts_analysis_free(&an);
 
 	/* no sched_switch: the snapshot's idle state holds only when it was read */
-	start(0, 1);
+	stream_start(0, 1, 0);
 	an.caps.sched_switch = 0;
 	ts_analysis_set_snapshot(&an, 5 * MS);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
@@ -813,7 +767,7 @@ static void test_start_unknown_shown(void)
  */
 static void bounded_stream(int timeline)
 {
-	start(0, 1);
+	stream_start(0, 1, 0);
 	if (timeline)
 		CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
 	ts_analysis_set_snapshot(&an, 5 * MS);
@@ -821,7 +775,7 @@ static void bounded_stream(int timeline)
 	ts_analysis_set_initial(&an, 2, TS_TICK_RUNNING, TS_IDLE_BUSY);
 	task[1] = task[2] = 100;
 	for (int i = 1; i <= 3 * TS_MAX_OPEN; i++)
-		sw(1, i * MS, i % 2 ? 200 : 100);
+		switch_to(1, i * MS, i % 2 ? 200 : 100, NULL);
 	for (int i = 1; i <= TS_SEG_MAX_TICKS + 100; i++)
 		tick(2, i * MS);
 }
@@ -881,7 +835,7 @@ static void test_range(void)
 	an.caps.tick_stop = an.caps.restart = an.caps.scopes = 1;
 	ts_analysis_set_range(&an, 1 * S, 2 * S);
 	ts_analysis_set_start(&an, 0);
-	sw(1, 0, 100);
+	switch_to(1, 0, 100, NULL);
 	stop_sched(1, 0);
 	for (uint64_t t = 4 * MS; t < 3 * S; t += 4 * MS) {
 		tick(1, t);
@@ -909,7 +863,7 @@ static void test_range_cuts(void)
 	an.caps.tick_stop = an.caps.restart = an.caps.scopes = 1;
 	ts_analysis_set_range(&an, 1 * S, 5 * S);
 	ts_analysis_set_start(&an, 2 * S);
-	sw(1, 2 * S, 100);
+	switch_to(1, 2 * S, 100, NULL);
 	stop_ok(1, 3 * S);			/* stopped from 3 s ... */
 	stop_sched(1, 6 * S);			/* ... to 6 s, past the range */
 	restart(1, 6 * S + 1000, TS_RESTART_DEPENDENCY);
@@ -962,9 +916,9 @@ static void test_timeline_order(void)
 	const int n = TS_SEG_MAX_TICKS + 10;
 	struct ts_segment s;
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
-	sw(1, 0, 100);
+	switch_to(1, 0, 100, NULL);
 	stop_sched(1, 0);
 	for (int i = 1; i <= n; i++) {
 		tick(1, i * 4 * MS);
@@ -1005,7 +959,7 @@ static void test_co_runners(void)
 	int order[TS_MAX_TASKS];
 	struct ts_cpu *c;
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	ts_analysis_set_initial(&an, 2, TS_TICK_UNKNOWN, TS_IDLE_BUSY);
 	/* task 100 alone and tickless, then 200 joins: SCHED for 100 ms */
 	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = 2, .ts = 10 * MS, .pid = 100,
@@ -1077,7 +1031,7 @@ static void test_causes(void)
 	struct ts_cpu *c;
 	char name[64];
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	an.caps.causes = (1u << TS_NR_CAUSE_TYPES) - 1;
 	an.caps.cause_exits = an.caps.causes;
 	an.caps.queue = 1;
@@ -1161,7 +1115,7 @@ static void test_causes_bounded(void)
 	struct ts_cpu *c;
 	uint64_t total = 0;
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	an.caps.causes = 1u << TS_CAUSE_HRTIMER | 1u << TS_CAUSE_IRQ;
 	an.caps.cause_exits = an.caps.causes;
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
@@ -1199,8 +1153,8 @@ static void test_causes_bounded(void)
 /* A record too short for its format is a lost event, never silence. */
 static void test_bad_record(void)
 {
-	start(0, 1);
-	sw(1, 0, 100);
+	stream_start(0, 1, 0);
+	switch_to(1, 0, 100, NULL);
 	stop_ok(1, 0);
 	ts_analysis_bad_record(&an, 1, 500 * MS);
 	stop_ok(1, 600 * MS);
@@ -1218,7 +1172,7 @@ static void test_unknown_values(void)
 	struct ts_cpu *c;
 	char name[48];
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	feed(&(struct ts_event){ .kind = TS_EV_TICK_RETAIN, .cpu = 1, .ts = 1,
 				 .retain = { .reason = 42 } });
 	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = 1, .ts = 2,
@@ -1242,10 +1196,10 @@ static void test_check(void)
 	struct ts_check_opts o;
 	struct ts_verdict v;
 
-	start(0, 1);
-	sw(1, 0, 100);
+	stream_start(0, 1, 0);
+	switch_to(1, 0, 100, NULL);
 	stop_ok(1, 0);
-	sw(2, 0, 0);
+	switch_to(2, 0, 0, NULL);
 	stop_ok(2, 0);
 	ts_analysis_finish(&an, 1 * S);
 	ts_check_opts_init(&o);
@@ -1321,10 +1275,10 @@ static void test_check_forbid_stock(void)
 {
 	struct ts_verdict v;
 
-	start(0, 0);
-	sw(1, 0, 100);
+	stream_start(0, 0, 0);
+	switch_to(1, 0, 100, NULL);
 	stop_sched(1, 10 * MS);		/* SCHED at an unknown scope */
-	sw(2, 0, 100);
+	switch_to(2, 0, 100, NULL);
 	stop_ok(2, 10 * MS);		/* never a dependency */
 	ts_analysis_finish(&an, 1 * S);
 	forbid_run("SCHED,SCHED@CPU,SCHED@UNKNOWN,POSIX_TIMER,TIMER_DUE,RCU,UNREPORTED", &v);
@@ -1362,16 +1316,16 @@ static void test_check_forbid_probes(void)
 	struct ts_verdict v;
 	struct ts_cpu *c;
 
-	start(0, 0);
+	stream_start(0, 0, 0);
 	an.caps.check_scopes = 1;
 	an.caps.retain = 1;
 	an.caps.probes.parts = 1 << TS_PART_RETAIN | 1 << TS_PART_SCOPES;
-	sw(1, 0, 100);
+	switch_to(1, 0, 100, NULL);
 	stop_ok(1, 10 * MS);
 	c = an.cpus[1];
 	charge(c, TS_RC_DEP, TS_SCOPE_CPU, 2, 5 * MS);		/* SCHED@CPU */
 	charge(c, TS_RC_RETAIN, TS_SCOPE_UNKNOWN, 8, 1 * MS);	/* NEED_RESCHED */
-	sw(2, 0, 100);
+	switch_to(2, 0, 100, NULL);
 	stop_ok(2, 10 * MS);
 	c = an.cpus[2];
 	charge(c, TS_RC_RETAIN, TS_SCOPE_UNKNOWN, TS_RETAIN_IDLE_REFUSED, 1 * MS);
@@ -1414,9 +1368,9 @@ static void test_check_max_unknown(void)
 	struct ts_cpu *c;
 
 	ts_check_opts_init(&o);
-	start(0, 1);
+	stream_start(0, 1, 0);
 	task[1] = 100;
-	sw(1, 0, 100);
+	switch_to(1, 0, 100, NULL);
 	stop_ok(1, 0);
 	ts_analysis_finish(&an, 1 * S);
 	c = an.cpus[1];
@@ -1457,7 +1411,7 @@ static void test_check_no_data(void)
 
 	ts_check_opts_init(&o);
 	o.max_unknown = 100;
-	start(5 * S, 1);
+	stream_start(5 * S, 1, 0);
 	ts_analysis_add_cpu(&an, 1);
 	ts_analysis_finish(&an, 5 * S);
 	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
@@ -1465,9 +1419,9 @@ static void test_check_no_data(void)
 	ts_verdict_free(&v);
 	ts_analysis_free(&an);
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	ts_analysis_add_cpu(&an, 1);		/* covered, no event, no state */
-	sw(2, 0, 0);
+	switch_to(2, 0, 0, NULL);
 	stop_ok(2, 0);
 	ts_analysis_finish(&an, 1 * S);
 	an.cpus[2]->active = 0;
@@ -2053,18 +2007,18 @@ static void test_doctor_join_tasks(void)
 	const char *unit;
 	char how[160];
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	ts_analysis_set_initial(&an, 2, TS_TICK_UNKNOWN, TS_IDLE_BUSY);
 	task[2] = 100;
 	stop_ok(2, 10 * MS);
 	stop_sched(2, 500 * MS);
 	restart(2, 500 * MS, TS_RESTART_DEPENDENCY);
-	sw(2, 505 * MS, 200);
-	sw(2, 530 * MS, 100);
+	switch_to(2, 505 * MS, 200, NULL);
+	switch_to(2, 530 * MS, 100, NULL);
 	stop_sched(2, 530 * MS);
 	stop_ok(2, 600 * MS);
-	sw(2, 700 * MS, 200);
-	sw(2, 710 * MS, 100);
+	switch_to(2, 700 * MS, 200, NULL);
+	switch_to(2, 710 * MS, 100, NULL);
 	ts_analysis_finish(&an, 1 * S);
 	CU_ASSERT_EQUAL_FATAL(ts_doctor_mark(&an,
 		"findings=5 f0.id=cgroup-cpu-quota f0.cpus=2 f0.pid=200 f0.name=task200 "
