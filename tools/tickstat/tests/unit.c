@@ -12,11 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CUnit/Basic.h>
 
 #include "analysis.h"
+#include "cgroup.h"
 #include "check.h"
 #include "decode.h"
 #include "docrec.h"
@@ -274,6 +276,108 @@ static void test_decode_routes(void)
 	CU_ASSERT_EQUAL(ts_decode(&d, &rec, &ev), -1);
 	CU_ASSERT_EQUAL(d.bad_records, 1);
 	tep_free(tep);
+}
+
+/* Write text to root/rel, making the directories on the way. */
+static void put_file(const char *root, const char *rel, const char *text)
+{
+	char path[512], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A test's reader for cgroup.c: a file under the root ctx names. */
+static int read_in_root(void *ctx, const char *file, char *buf, size_t len)
+{
+	char path[512];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", (const char *)ctx, file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return (int)n;
+}
+
+/*
+ * The one cpu.max reader (the recorder's and the audit's): the innermost
+ * quota on the task's path, "max" and malformed levels passed over, the
+ * root cgroup never read, a task without cgroup v2 or gone unknown, and a
+ * host without cgroup v2 mounted unknown to the recorder.
+ */
+static void test_cgroup_cpu_max(void)
+{
+	char root[] = "/tmp/tickstat-cgroup-XXXXXX";
+	static const struct {
+		int pid;
+		int ret;
+		int64_t quota;
+		uint64_t period;
+	} cases[] = {
+		{ 10, 0, 50000, 100000 },	/* /a/b is max, /a has the quota */
+		{ 11, 0, -1, 0 },		/* max all the way up */
+		{ 12, -1, 0, 0 },		/* cgroup v1 only */
+		{ 13, -1, 0, 0 },		/* gone */
+		{ 14, 0, 50000, 100000 },	/* /a/bad is malformed: /a's */
+		{ 15, 0, 20000, 50000 },	/* its own group's, with the file's newline */
+		{ 16, 0, -1, 0 },		/* in the root cgroup, whose cpu.max is ignored */
+	};
+	struct ts_cpu_max m;
+	int64_t quota;
+	uint64_t period;
+	char cmd[64];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(root));
+	put_file(root, "/proc/10/cgroup", "1:name=systemd:/x\n0::/a/b\n");
+	put_file(root, "/proc/11/cgroup", "0::/c\n");
+	put_file(root, "/proc/12/cgroup", "1:cpu:/x\n");
+	put_file(root, "/proc/14/cgroup", "0::/a/bad\n");
+	put_file(root, "/proc/15/cgroup", "0::/d\n");
+	put_file(root, "/proc/16/cgroup", "0::/\n");
+	put_file(root, "/sys/fs/cgroup/cpu.max", "1000 100000\n");
+	put_file(root, "/sys/fs/cgroup/a/cpu.max", "50000 100000\n");
+	put_file(root, "/sys/fs/cgroup/a/b/cpu.max", "max 100000\n");
+	put_file(root, "/sys/fs/cgroup/a/bad/cpu.max", "garbage\n");
+	put_file(root, "/sys/fs/cgroup/c/cpu.max", "max 100000\n");
+	put_file(root, "/sys/fs/cgroup/d/cpu.max", "20000 50000\n");
+	/* without cgroup v2 mounted (no cgroup.controllers): unknown */
+	CU_ASSERT_EQUAL(ts_cgroup_cpu_max(root, 10, &quota, &period), -1);
+	put_file(root, "/sys/fs/cgroup/cgroup.controllers", "cpu memory\n");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		quota = 7;
+		period = 7;
+		CU_ASSERT_EQUAL(ts_cgroup_cpu_max(root, cases[i].pid, &quota, &period),
+				cases[i].ret);
+		if (cases[i].ret)
+			continue;
+		CU_ASSERT_EQUAL(quota, cases[i].quota);
+		CU_ASSERT_EQUAL(period, cases[i].period);
+	}
+	/* where it was read, for the audit's evidence: named as on the system */
+	CU_ASSERT_EQUAL(ts_cgroup_find_cpu_max("/proc/10/cgroup", read_in_root, root, &m), 1);
+	CU_ASSERT_STRING_EQUAL(m.cgroup, "/a");
+	CU_ASSERT_STRING_EQUAL(m.file, "/sys/fs/cgroup/a/cpu.max");
+	CU_ASSERT_STRING_EQUAL(m.value, "50000 100000");
+	CU_ASSERT_EQUAL(ts_cgroup_find_cpu_max("/proc/11/cgroup", read_in_root, root, &m), 0);
+	CU_ASSERT_EQUAL(m.quota_us, -1);
+	CU_ASSERT_STRING_EQUAL(m.file, "");
+	CU_ASSERT_EQUAL(ts_cgroup_find_cpu_max("/proc/13/cgroup", read_in_root, root, &m), -1);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
 /* ---- histogram ---- */
@@ -2464,6 +2568,7 @@ int main(int argc, char **argv)
 		{ "marks: cause types recorded, co-runner quotas", test_mark_causes_quotas },
 		{ "pidmap: O(1) quota lookups, bounded, a full map counted", test_pidmap },
 		{ "decode: one table lookup routes a record, wide ids none", test_decode_routes },
+		{ "cgroup: one cpu.max reader, the innermost quota", test_cgroup_cpu_max },
 		{ "marks: quotas the recorder dropped are counted", test_mark_quotas_dropped },
 		{ "causes: bounded, known per recorder", test_causes_bounded },
 		{ "state: unknown values named by number", test_unknown_values },
