@@ -104,6 +104,24 @@ struct ts_task_time {
  */
 #define TS_SEG_MAX_TICKS	1024
 
+/*
+ * A cause on the timeline (docs/recording-format.md, "CSV timeline"): when
+ * it began and ended (0: its exit was not seen), its type, its entry in
+ * the CPU's causes[] (-1: its type's "other") and the task it interrupted.
+ * A CPU holds at most TS_SEG_MAX_CAUSES not yet written; a segment carries
+ * those that began in it.
+ */
+#define TS_SEG_MAX_CAUSES	1024
+
+struct ts_tl_cause {
+	uint64_t ts;
+	uint64_t end;
+	int32_t type;
+	int32_t idx;
+	int32_t pid;
+	int32_t pad;
+};
+
 struct ts_segment {
 	int cpu;
 	uint64_t start;
@@ -116,6 +134,8 @@ struct ts_segment {
 	int task;			/* pid running: 0 idle, -1 unknown */
 	const uint64_t *ticks;		/* tick interrupts in [start, end] */
 	int nr_ticks;
+	const struct ts_tl_cause *causes;	/* causes that began in [start, end] */
+	int nr_causes;
 	int no_span;
 };
 
@@ -165,6 +185,8 @@ struct ts_cause_open {
 	int idx;			/* into causes[], or -1 for "other" */
 	uint64_t inst;
 	uint64_t ts;
+	int pend;			/* its timeline entry in tl_causes[], -1 none */
+	long row;			/* or its written end's place in the timeline, 0 none */
 };
 
 struct ts_cpu {
@@ -210,6 +232,9 @@ struct ts_cpu {
 	int seg_valid;
 	uint64_t *seg_ticks;		/* TS_SEG_MAX_TICKS, when a timeline is kept */
 	int nr_seg_ticks;
+	struct ts_tl_cause *tl_causes;	/* TS_SEG_MAX_CAUSES causes not yet written */
+	int nr_tl_causes;
+	uint64_t tl_causes_dropped;	/* left off the timeline: while the state was open */
 
 	/* metrics */
 	uint64_t time[TS_NR_TICK][TS_NR_IDLE];
@@ -398,6 +423,7 @@ struct ts_timeline_iter {
 	long pos;
 	int reasons[TS_MAX_ACTIVE];
 	uint64_t ticks[TS_SEG_MAX_TICKS];
+	struct ts_tl_cause causes[TS_SEG_MAX_CAUSES];
 };
 
 int ts_timeline_next(const struct ts_analysis *an, struct ts_timeline_iter *it,

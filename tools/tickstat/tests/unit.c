@@ -24,6 +24,7 @@
 #include "docrec.h"
 #include "format.h"
 #include "metrics.h"
+#include "output.h"
 #include "ksym.h"
 #include "stream.h"
 #include "tracedat.h"
@@ -714,6 +715,83 @@ static void test_start_switch_from_idle(void)
 	CU_ASSERT_FATAL(first_span(1, &seg));
 	CU_ASSERT(seg.start == 0 && seg.end == 300 * MS && seg.idle == TS_IDLE_IDLE &&
 		  seg.tick == TS_TICK_RUNNING && seg.task == 0);
+	ts_analysis_free(&an);
+}
+
+/* a cause's entry (exit 0) or exit (1) on cpu, in the task it runs */
+static void cause_at(int cpu, uint64_t ts, int type, int exit, uint64_t key)
+{
+	struct ts_event ev = { .kind = TS_EV_CAUSE, .cpu = cpu, .ts = ts, .pid = task[cpu],
+			       .cause = { .type = type, .exit = exit, .key = key, .inst = key } };
+
+	if (type == TS_CAUSE_IRQ)
+		snprintf(ev.cause.name, sizeof(ev.cause.name), "dev%llu", (unsigned long long)key);
+	feed(&ev);
+}
+
+/*
+ * The causes on the CSV timeline: a row each, with its exit (also when a
+ * span ended inside it, the row then already written), in time order
+ * among the CPU's spans and ticks; a stretch with more causes than a
+ * segment holds is split, its sums unchanged, none left off.
+ */
+static void test_timeline_causes(void)
+{
+	char *buf = NULL, *line, *next;
+	uint64_t last = 0;
+	size_t len = 0;
+	int causes = 0, stopped_spans = 0;
+	struct ts_cpu *c;
+	FILE *f;
+
+	stream_start(0, 1, 1);
+	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
+	switch_to(1, 0, 100, NULL);
+	stop_ok(1, 100 * MS);
+	cause_at(1, 200 * MS, TS_CAUSE_IRQ, 0, 4);
+	cause_at(1, 200 * MS + 10000, TS_CAUSE_IRQ, 1, 4);
+	cause_at(1, 300 * MS - 10000, TS_CAUSE_IRQ, 0, 4);	/* the IRQ restarts the tick */
+	restart(1, 300 * MS, TS_RESTART_DEPENDENCY);
+	tick(1, 300 * MS + 5000);				/* the stopped span is written */
+	cause_at(1, 300 * MS + 10000, TS_CAUSE_IRQ, 1, 4);
+	stop_ok(1, 400 * MS);
+	for (int i = 0; i < 1500; i++) {
+		cause_at(1, 500 * MS + i * 100000ULL, TS_CAUSE_HRTIMER, 0, 0x1000);
+		cause_at(1, 500 * MS + i * 100000ULL + 10000, TS_CAUSE_HRTIMER, 1, 0x1000);
+	}
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[1];
+	CU_ASSERT_EQUAL(c->time[TS_TICK_STOPPED][TS_IDLE_BUSY], 800 * MS);
+	CU_ASSERT_EQUAL(c->time[TS_TICK_RUNNING][TS_IDLE_BUSY], 200 * MS);
+	CU_ASSERT_EQUAL(c->tl_causes_dropped, 0);
+
+	f = open_memstream(&buf, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(ts_output_csv(f, &an), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ncause,1,200000000,200010000,,,irq:4 dev4,100\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ncause,1,299990000,300010000,,,irq:4 dev4,100\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ncause,1,500000000,500010000,,,hrtimer:0x1000,100\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ncause,1,649900000,649910000,,,hrtimer:0x1000,100\n"));
+	/* rows of the CPU in time order, every one counted */
+	for (line = strchr(buf, '\n') + 1; line && *line; line = next) {
+		unsigned long long start;
+		char kind[16];
+
+		next = strchr(line, '\n');
+		if (next)
+			next++;
+		if (sscanf(line, "%15[a-z],1,%llu,", kind, &start) != 2)
+			continue;
+		CU_ASSERT(start >= last);
+		last = start;
+		causes += !strcmp(kind, "cause");
+		stopped_spans += !strcmp(kind, "span") && strstr(line, ",stopped,") &&
+				 start >= 400 * MS;
+	}
+	CU_ASSERT_EQUAL(causes, 1502);
+	CU_ASSERT(stopped_spans >= 2);		/* split when its causes filled a segment */
+	free(buf);
 	ts_analysis_free(&an);
 }
 
@@ -2569,6 +2647,7 @@ int main(int argc, char **argv)
 		{ "pidmap: O(1) quota lookups, bounded, a full map counted", test_pidmap },
 		{ "decode: one table lookup routes a record, wide ids none", test_decode_routes },
 		{ "cgroup: one cpu.max reader, the innermost quota", test_cgroup_cpu_max },
+		{ "timeline: causes as rows, their exits, split when full", test_timeline_causes },
 		{ "marks: quotas the recorder dropped are counted", test_mark_quotas_dropped },
 		{ "causes: bounded, known per recorder", test_causes_bounded },
 		{ "state: unknown values named by number", test_unknown_values },
