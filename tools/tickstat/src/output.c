@@ -900,5 +900,10 @@ int ts_output_csv(FILE *f, const struct ts_analysis *an)
 		if (seg.owner->active)
 			csv_segment(f, an, &seg);
 	free(it);
+	for (int i = 0; !r && i < an->nr_cpus; i++)
+		if (an->cpus[i] && an->cpus[i]->active && an->cpus[i]->tl_causes_dropped)
+			err_msg("warning: CPU %d: %llu causes began while its state was still open, past the %d that wait for it: the report counts them, the CSV timeline has no row for them\n",
+				i, (unsigned long long)an->cpus[i]->tl_causes_dropped,
+				TS_SEG_MAX_CAUSES);
 	return r;
 }

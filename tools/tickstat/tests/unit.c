@@ -793,6 +793,29 @@ static void test_timeline_causes(void)
 	CU_ASSERT(stopped_spans >= 2);		/* split when its causes filled a segment */
 	free(buf);
 	ts_analysis_free(&an);
+
+	/* while the state is open, TS_SEG_MAX_CAUSES wait for it; the rest are counted */
+	stream_start(0, 1, 1);
+	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
+	task[1] = 100;
+	for (int i = 0; i < TS_SEG_MAX_CAUSES + 76; i++)
+		cause_at(1, 1 * MS + i * 10000ULL, TS_CAUSE_HRTIMER, 0, 0x1000);
+	stop_ok(1, 500 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[1];
+	CU_ASSERT_EQUAL(c->tl_causes_dropped, 76);
+	CU_ASSERT_EQUAL(c->causes[0].count, TS_SEG_MAX_CAUSES + 76);	/* the report's */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(ts_output_csv(f, &an), 0);
+	fclose(f);
+	causes = 0;
+	for (line = buf; (line = strstr(line, "\ncause,1,")); line++)
+		causes++;
+	CU_ASSERT_EQUAL(causes, TS_SEG_MAX_CAUSES);
+	free(buf);
+	ts_analysis_free(&an);
 }
 
 /* A first switch from a task: busy since the start, that task's time. */
