@@ -1734,6 +1734,33 @@ void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts)
  * co-runners of the last interval: they start again from zero (the
  * analysis fills a new entry without zeroing its counts).
  */
+/*
+ * Empty a CPU's causes for the next interval (the monitor's series hold
+ * what they counted).  A cause still open keeps an entry, counted 0, so
+ * that its exit adds its time to it.  No timeline is kept meanwhile (a
+ * monitor keeps none): its rows name entries by index.
+ */
+static void restart_causes(struct ts_cpu *c)
+{
+	struct ts_cause keep[TS_CAUSE_DEPTH];
+	int n = c->nr_cause_open;
+
+	for (int i = 0; i < n; i++)
+		keep[i] = *open_cause(c, &c->cause_open[i]);
+	memset(c->causes, 0, c->nr_causes * sizeof(c->causes[0]));
+	memset(c->causes_other, 0, sizeof(c->causes_other));
+	c->nr_causes = 0;
+	for (int i = 0; i < n; i++) {
+		struct ts_cause_open *o = &c->cause_open[i];
+		struct ts_cause *k;
+
+		if (o->idx < 0)
+			continue;	/* its type's other, emptied in place */
+		k = cause_entry(c, keep[i].type, keep[i].key, &o->idx);
+		memcpy(k->name, keep[i].name, sizeof(k->name));
+	}
+}
+
 void ts_analysis_restart_interval(struct ts_analysis *an)
 {
 	memset(an->culprits, 0, an->nr_culprits * sizeof(an->culprits[0]));
@@ -1748,6 +1775,7 @@ void ts_analysis_restart_interval(struct ts_analysis *an)
 		memset(&c->tasks_other, 0, sizeof(c->tasks_other));
 		c->nr_tasks = 0;
 		c->last_task = 0;
+		restart_causes(c);
 	}
 }
 

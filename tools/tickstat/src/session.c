@@ -1053,6 +1053,14 @@ static void name_callers(struct ts_session *ss, uint64_t addr)
 	for (int i = 0; i < an->nr_culprits; i++)
 		if (!named_caller(ss, an->culprits[i].caller))
 			ts_ksym_want(q, an->culprits[i].caller);
+	/* the causes' functions too (the monitor's series name them): one pass for all */
+	for (int c = 0; c < an->nr_cpus; c++)
+		for (int i = 0; an->cpus[c] && i < an->cpus[c]->nr_causes; i++) {
+			const struct ts_cause *k = &an->cpus[c]->causes[i];
+
+			if (k->type <= TS_CAUSE_HRTIMER && !named_caller(ss, k->key))
+				ts_ksym_want(q, k->key);
+		}
 	ts_ksym_scan_file(q, "/proc/kallsyms");
 	if (ss->nr_callers + q->nr > MAX_NAMED_CALLERS)
 		ss->nr_callers = 0;	/* forget them all: they are named again when seen */

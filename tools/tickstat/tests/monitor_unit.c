@@ -197,6 +197,87 @@ static void test_series_counters(void)
 	finish();
 }
 
+/* a cause's entry (exit 0) or exit (1) on cpu, in task 100; IRQs named devKEY */
+static void cause_ev(int cpu, uint64_t ts, int type, int exit, uint64_t key)
+{
+	struct ts_event ev = { .kind = TS_EV_CAUSE, .cpu = cpu, .ts = ts, .pid = 100,
+			       .cause = { .type = type, .exit = exit, .key = key, .inst = key } };
+
+	if (type == TS_CAUSE_IRQ)
+		snprintf(ev.cause.name, sizeof(ev.cause.name), "dev%llu", (unsigned long long)key);
+	feed(&ev);
+}
+
+#define CAUSE(name, labels)	"tickstat_cause_" name "{cpu=\"1\"," labels "} "
+
+/*
+ * Causes: by CPU, type and name, at most top named per CPU and type (the
+ * first, most entries first), the rest in "other"; the analysis' table
+ * emptied every interval, a cause open across an update timed in its own
+ * series; no series for an unwatched CPU; a type the source cannot tell
+ * has no series and says unknown.
+ */
+static void test_series_causes(void)
+{
+	start(3);
+	an.caps.causes = (1u << TS_NR_CAUSE_TYPES) - 1;
+	an.caps.cause_exits = an.caps.causes;
+	sw(1, 0, 0, 100);
+	stop_in(1, 100 * MS, 100);
+	/* hrtimer functions 0x3000 + k, k + 1 entries each, 10 us long */
+	for (int k = 0; k < 5; k++)
+		for (int n = 0; n <= k; n++) {
+			uint64_t t = 200 * MS + k * 10 * MS + n * MS;
+
+			cause_ev(1, t, TS_CAUSE_HRTIMER, 0, 0x3000 + k);
+			cause_ev(1, t + 10000, TS_CAUSE_HRTIMER, 1, 0x3000 + k);
+		}
+	cause_ev(1, 400 * MS, TS_CAUSE_HRTIMER, 0, 0x1000);	/* named by the symbol fn */
+	cause_ev(1, 400 * MS + 5000, TS_CAUSE_HRTIMER, 1, 0x1000);
+	cause_ev(3, 400 * MS, TS_CAUSE_IRQ, 0, 9);		/* CPU 3: not monitored */
+	cause_ev(1, 990 * MS, TS_CAUSE_IRQ, 0, 4);		/* exits after the update */
+	update(1 * S);
+	CU_ASSERT_EQUAL(an.cpus[1]->nr_causes, 1);		/* the open IRQ's entry, counted 0 */
+	CU_ASSERT_EQUAL(an.cpus[1]->causes[0].count, 0);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"hrtimer\",name=\"0x3004\"")),
+			       5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"hrtimer\",name=\"0x3003\"")),
+			       4, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"hrtimer\",name=\"0x3002\"")),
+			       3, 1e-9);
+	/* 0x3001 (2), 0x3000 (1) and wake_up_new_task (1): past the top 3 */
+	CU_ASSERT_EQUAL(value_of(CAUSE("events_total", "type=\"hrtimer\",name=\"0x3001\"")), -1);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"hrtimer\",name=\"other\"")),
+			       4, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("seconds_total", "type=\"hrtimer\",name=\"other\"")),
+			       35e-6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("while_stopped_total",
+					      "type=\"hrtimer\",name=\"0x3004\"")), 5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"irq\",name=\"4 dev4\"")),
+			       1, 1e-9);
+	CU_ASSERT_EQUAL(value_of(CAUSE("seconds_total", "type=\"irq\",name=\"4 dev4\"")), 0);
+	CU_ASSERT_EQUAL(value_of("tickstat_cause_events_total{cpu=\"3\""), -1);
+	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_cause_type_known{type=\"work\"} "), 1, 1e-9);
+	/* the IRQ's exit in the next interval; a named function returns */
+	cause_ev(1, 1 * S + 20000, TS_CAUSE_IRQ, 1, 4);
+	cause_ev(1, 1100 * MS, TS_CAUSE_HRTIMER, 0, 0x3004);
+	cause_ev(1, 1100 * MS + 10000, TS_CAUSE_HRTIMER, 1, 0x3004);
+	update(2 * S);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"irq\",name=\"4 dev4\"")),
+			       1, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("seconds_total", "type=\"irq\",name=\"4 dev4\"")),
+			       10.02e-3, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"hrtimer\",name=\"0x3004\"")),
+			       6, 1e-9);
+	CU_ASSERT_EQUAL(ser.causes.nr, 5);		/* three named hrtimers, other, the IRQ */
+	CU_ASSERT_EQUAL(an.cpus[1]->nr_causes, 0);
+	/* a source without the work events: unknown, no series */
+	an.caps.causes &= ~(1u << TS_CAUSE_WORK);
+	update(3 * S);
+	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_cause_type_known{type=\"work\"} "), 0, 1e-9);
+	finish();
+}
+
 /* At most top named culprits per CPU, reason and scope; the rest is other. */
 static void test_series_bounded(void)
 {
@@ -607,6 +688,7 @@ int main(void)
 		{ "prom: text format, escaping, exact seconds", test_prom_format },
 		{ "series: counters and the interval's ratio", test_series_counters },
 		{ "series: label sets bounded, tables emptied", test_series_bounded },
+		{ "series: causes by CPU, type and name, bounded", test_series_causes },
 		{ "series: no counter ever goes down", test_series_monotonic },
 		{ "state: a CPU offline is unknown, nothing lost", test_offline },
 		{ "hold: a late commit counts from its own time", test_hold_late_commit },
