@@ -421,10 +421,12 @@ static long keep_segment(struct ts_analysis *an, const struct ts_segment *s)
 	for (int i = 0; i < s->nr_reasons; i++)
 		reasons[i] = s->reasons[i];
 	if (at < 0 || fwrite(&r, sizeof(r), 1, an->timeline) != 1 ||
-	    fwrite(reasons, sizeof(int32_t), s->nr_reasons, an->timeline) != (size_t)s->nr_reasons ||
+	    fwrite(reasons, sizeof(int32_t), s->nr_reasons, an->timeline) !=
+	    (size_t)s->nr_reasons ||
 	    /* none: the arrays may be NULL, which fwrite must not get even for 0 */
 	    (s->nr_ticks &&
-	     fwrite(s->ticks, sizeof(uint64_t), s->nr_ticks, an->timeline) != (size_t)s->nr_ticks) ||
+	     fwrite(s->ticks, sizeof(uint64_t), s->nr_ticks, an->timeline) !=
+	     (size_t)s->nr_ticks) ||
 	    (s->nr_causes &&
 	     fwrite(s->causes, sizeof(*s->causes), s->nr_causes, an->timeline) !=
 	     (size_t)s->nr_causes)) {

@@ -30,7 +30,8 @@ struct ts_cpuset;
 #define TS_MAX_CULPRITS		256
 #define TS_MAX_CALLERS		512	/* callers of dependencies, cause functions */
 #define TS_MAX_TASKS		64	/* co-runners kept per CPU; the rest is "other" */
-#define TS_MAX_QUOTAS		TS_PIDMAP_MAX	/* co-runners whose cgroup quota the recorder read */
+/* co-runners whose cgroup quota the recorder read */
+#define TS_MAX_QUOTAS		TS_PIDMAP_MAX
 
 enum ts_tick_state { TS_TICK_UNKNOWN, TS_TICK_RUNNING, TS_TICK_STOPPED, TS_NR_TICK };
 enum ts_idle_state { TS_IDLE_UNKNOWN, TS_IDLE_BUSY, TS_IDLE_IDLE, TS_NR_IDLE };

@@ -20,9 +20,11 @@
 /* The cgroup v2 path in a /proc/PID/cgroup text ("0::/path"), or -1 (cgroup v1 only). */
 static int v2_path(const char *text, char *path, size_t len)
 {
-	for (const char *line = text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+	for (const char *line = text; line; line = strchr(line, '\n')) {
 		size_t n;
 
+		if (*line == '\n')
+			line++;
 		if (strncmp(line, "0::/", 4))
 			continue;
 		n = strcspn(line + 3, "\n");

@@ -33,7 +33,6 @@
 #include "unit_stream.h"
 #include "unit_formats.h"
 
-
 static const char *fixtures;
 
 static char *fixture(const char *name)
