@@ -489,6 +489,8 @@ int ts_timeline_next(const struct ts_analysis *an, struct ts_timeline_iter *it,
  */
 static void causes_written(struct ts_cpu *c, int n, long at)
 {
+	if (!n)
+		return;
 	for (int i = 0; i < c->nr_cause_open; i++) {
 		struct ts_cause_open *o = &c->cause_open[i];
 
@@ -522,7 +524,7 @@ static void flush_segment_causes(struct ts_analysis *an, struct ts_cpu *c, int a
 	if (!an->timeline || !c->active) {
 		c->seg_valid = 0;
 		c->nr_seg_ticks = 0;
-		c->nr_tl_causes = 0;
+		causes_written(c, c->nr_tl_causes, -1);	/* none: their exits find none */
 		return;
 	}
 	if (!c->seg_valid && !c->nr_seg_ticks && !(all && c->nr_tl_causes))
