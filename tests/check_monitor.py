@@ -231,7 +231,8 @@ def check_counters(snaps: list[tuple[str, Exposition]]) -> None:
                 continue
             w = b.samples.get(key)
             if w is None and dropped and key[0].startswith(("tickstat_culprit_",
-                                                            "tickstat_corunner_")):
+                                                            "tickstat_corunner_",
+                                                            "tickstat_cause_")):
                 continue    # a named series gave way, and the monitor counted it
             expect(f"{na} -> {nb}: {key} is still there and did not go down",
                    w is not None and w >= v, (v, w))
@@ -243,6 +244,10 @@ def check_counters(snaps: list[tuple[str, Exposition]]) -> None:
         groups[g] = groups.get(g, 0) + 1
     for key in last.select("tickstat_corunner_seconds_total"):
         g = (labels_of(key)["cpu"],)
+        groups[g] = groups.get(g, 0) + 1
+    for key in last.select("tickstat_cause_events_total"):
+        lab = labels_of(key)
+        g = (lab["cpu"], lab["type"])
         groups[g] = groups.get(g, 0) + 1
     for g, count in groups.items():
         expect(f"series of {g} at most --top {TOP} + other", count <= TOP + 1, count)

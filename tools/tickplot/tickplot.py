@@ -1,11 +1,11 @@
 """tickplot - pictures of where the ticks went, from tickstat's JSON and CSV.
 
 Plots: timeline (spans per CPU coloured by the reason that kept the tick,
-tick marks, idle/busy strip), reasons (per CPU, the window by tick state and
+tick marks, a marker per cause type where the CSV has causes, idle/busy strip), reasons (per CPU, the window by tick state and
 a bar per reason beside it), durations (log2 histogram of stopped intervals),
 compare (two reports side by side) and summary (one page of the first three).
 
-Every drawn element carries a gid ("span:CPU:CATEGORY", "ticks:CPU",
+Every drawn element carries a gid ("span:CPU:CATEGORY", "ticks:CPU", "causes:CPU:TYPE",
 "reason:CPU:NAME", ...) so that tests can check what was drawn.
 
 Errors a user can cause are one line on stderr, "tickplot: ...", and an exit
@@ -37,6 +37,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
@@ -45,6 +46,8 @@ CSV_HEADER = ["kind", "cpu", "start_ns", "end_ns", "tick", "idle", "reasons", "t
 CSV_HEADER_V1 = CSV_HEADER[:7]     # before the task column: still read
 TICK_STATES = ("stopped", "running", "unknown")
 IDLE_STATES = ("busy", "idle", "unknown")
+# cause rows' types (tickstat's, docs/recording-format.md) and their markers on the timeline
+CAUSE_MARKERS = {"work": "s", "timer": "^", "hrtimer": "v", "irq": "o", "softirq": "D"}
 MAX_NS = 2**63 - 1                 # tickstat's times are u64 ns; more is not a time
 MAX_CPU = 1 << 20
 REPORT_ID = re.compile(r"[0-9a-f]{16}")   # window.id, the CSV window row's: 16 hex digits
@@ -55,6 +58,7 @@ TASK_COLOURS = ["#1f77b4", "#e6550d", "#756bb1", "#31a354"]
 STOPPED = "#9ed99e"
 RUNNING = "#f4a582"
 UNKNOWN = "#d0d0d0"
+CAUSE_COLOUR = "#444444"
 PALETTE = {
     "SCHED": "#d62728", "POSIX_TIMER": "#9467bd", "PERF_EVENTS": "#8c564b",
     "RCU": "#ff7f0e", "RCU_EXP": "#ffbb78", "CLOCK_UNSTABLE": "#e377c2",
@@ -286,6 +290,9 @@ class Timeline:
         # per task, its time with the tick running: who shared the CPU
         self.task_held: dict[int, dict[int, float]] = defaultdict(lambda: defaultdict(float))
         self.ticks: dict[int, list[float]] = defaultdict(list)
+        # cause rows: per CPU and type, (start s, name); None when the CSV has no cause row
+        self.causes: dict[int, dict[str, list[tuple[float, str]]]] = defaultdict(
+            lambda: defaultdict(list))
         self.end = 0.0
         # exact sums, in ns, to hold against a report: time per tick state, end, ticks
         self.state_ns: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -332,13 +339,28 @@ def add_window(tl: Timeline, row: dict) -> None:
     tl.end = max(tl.end, (end - start) / 1e9)
 
 
+def add_cause(tl: Timeline, cpu: int, row: dict) -> None:
+    """A cause row: cause,CPU,START,END,,,TYPE:NAME,PID; END is empty when the
+    exit was not seen."""
+    ctype, _, name = row["reasons"].partition(":")
+    if ctype not in CAUSE_MARKERS or not name:
+        raise ValueError(f"cause {one_line(repr(row['reasons']))[:40]} is not TYPE:NAME of a "
+                         f"known type ({', '.join(CAUSE_MARKERS)})")
+    if row["tick"] or row["idle"]:
+        raise ValueError("a cause row with a tick or idle field")
+    tl.causes[cpu][ctype].append((csv_int(row["start_ns"], "start_ns") / 1e9, name))
+
+
 def add_row(tl: Timeline, row: dict) -> None:
     """One row into the timeline; ValueError says what is wrong with it."""
     if row["kind"] == "window":
         add_window(tl, row)
         return
     cpu = csv_int(row["cpu"], "cpu", MAX_CPU - 1)
-    start, end = csv_int(row["start_ns"], "start_ns"), csv_int(row["end_ns"], "end_ns")
+    start = csv_int(row["start_ns"], "start_ns")
+    # a cause whose exit was not seen has no end: it is an instant here
+    end = start if row["kind"] == "cause" and row["end_ns"] == "" else \
+        csv_int(row["end_ns"], "end_ns")
     if end < start:
         raise ValueError("span ends before it starts")
     if tl.window and cpu not in tl.window.cpus:
@@ -350,6 +372,8 @@ def add_row(tl: Timeline, row: dict) -> None:
     if row["kind"] == "tick":
         tl.ticks[cpu].append(start / 1e9)
         tl.end_ns[cpu] = max(tl.end_ns.get(cpu, 0), end)
+    elif row["kind"] == "cause":
+        add_cause(tl, cpu, row)
     elif row["kind"] == "span":
         if row["tick"] not in TICK_STATES or row["idle"] not in IDLE_STATES:
             raise ValueError(f"tick {one_line(row['tick'])[:20]!r}, idle "
@@ -478,16 +502,18 @@ def co_runner_names(report: dict | None) -> dict[int, str]:
 
 def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None,
                   task_names: dict[int, str] | None = None) -> None:
-    """Spans per CPU coloured by reason; ticks above; below, the busy strip,
-    in colour for the tasks that ran most while the tick ran (co-runners),
-    grey hatched where the task state is unknown."""
+    """Spans per CPU coloured by reason; ticks above; below, a marker per
+    cause type where the CSV has causes, then the busy strip, in colour for
+    the tasks that ran most while the tick ran (co-runners), grey hatched
+    where the task state is unknown."""
     cpus = sorted(cpus if cpus is not None else tl.cpus())
     task_names = task_names or {}
     extra: dict[str, str] = {}
     legend: dict[str, str] = {}
+    causes_drawn: set[str] = set()
     for row, cpu in enumerate(cpus):
         y = row * 1.0
-        if not tl.spans[cpu] and not tl.ticks[cpu]:
+        if not tl.spans[cpu] and not tl.ticks[cpu] and not tl.causes[cpu]:
             note = ax.text(0.01, y + 0.5, f"CPU{cpu}: no timeline rows", va="center",
                            fontsize=7, transform=ax.get_yaxis_transform())
             note.set_gid(f"no-rows:{cpu}")
@@ -520,6 +546,13 @@ def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None,
             lines = ax.vlines(tl.ticks[cpu], y + 0.77, y + 0.95, colors="black",
                               linewidth=0.4 if len(cpus) <= 16 else 0.2)
             lines.set_gid(f"ticks:{cpu}")
+        for ctype, marks in sorted(tl.causes[cpu].items()):
+            # a marker per cause type, on the line between the spans and the busy strip
+            coll = ax.scatter([t for t, _ in marks], [y + 0.225] * len(marks),
+                              marker=CAUSE_MARKERS[ctype], s=6 if len(cpus) <= 16 else 2,
+                              facecolors="none", edgecolors=CAUSE_COLOUR, linewidths=0.5)
+            coll.set_gid(f"causes:{cpu}:{ctype}")
+            causes_drawn.add(ctype)
     ax.set_yticks([r + 0.55 for r in range(len(cpus))])
     ax.set_yticklabels([f"CPU{c}" for c in cpus], fontsize=8 if len(cpus) <= 16 else 4)
     ax.set_ylim(0, max(1, len(cpus)))
@@ -527,9 +560,13 @@ def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None,
     ax.set_xlabel("seconds from the start of the window", fontsize=8, labelpad=1)
     ax.set_title("Tick state per CPU (bars: running, coloured by reason; marks above: tick "
                  "interrupts; strip below: busy, coloured for the tasks that ran most while the "
-                 "tick ran)", fontsize=9)
+                 "tick ran" + ("; markers above it: causes" if causes_drawn else "") + ")",
+                 fontsize=9)
     handles = [Patch(facecolor=c, label=plain(n), hatch="//" if "unknown" in n else None)
                for n, c in sorted(legend.items())]
+    handles += [Line2D([], [], marker=CAUSE_MARKERS[t], linestyle="none", markerfacecolor="none",
+                       markeredgecolor=CAUSE_COLOUR, label=f"cause: {t}")
+                for t in CAUSE_MARKERS if t in causes_drawn]
     if handles:
         # below the axes, so that it never hides a span
         ax.legend(handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12),

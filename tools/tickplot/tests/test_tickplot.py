@@ -212,6 +212,59 @@ class TimelineTest(unittest.TestCase):
         self.assertEqual(ax.get_xlim(), (0, 2.0))
         plt.close(fig)
 
+    def test_causes_drawn(self):
+        """Cause rows: a marker per cause at its start, one collection per CPU and
+        type, in the legend; an exit not seen (empty end) is an instant; a CSV
+        without them draws none and says none in the legend."""
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "c.csv"
+            path.write_text(",".join(tickplot.CSV_HEADER) + "\n"
+                            "window,1-2,5000000000,7000000000,,,0123456789abcdef,\n"
+                            "span,1,0,2000000000,stopped,busy,,7\n"
+                            "cause,1,500000000,500010000,,,hrtimer:perf_mux_hrtimer_handler,7\n"
+                            "cause,1,900000000,,,,irq:24 virtio0-input.0,7\n"
+                            "cause,1,1500000000,1500020000,,,hrtimer:perf_mux_hrtimer_handler,7\n"
+                            "span,2,0,2000000000,stopped,idle,,0\n"
+                            "cause,2,1000000000,1000005000,,,\"work:vmstat_update\",0\n")
+            tl = tickplot.load_csv(path)
+        self.assertEqual(dict(tl.causes[1]), {
+            "hrtimer": [(0.5, "perf_mux_hrtimer_handler"), (1.5, "perf_mux_hrtimer_handler")],
+            "irq": [(0.9, "24 virtio0-input.0")]})
+        self.assertEqual(dict(tl.causes[2]), {"work": [(1.0, "vmstat_update")]})
+        fig, ax = plt.subplots()
+        tickplot.draw_timeline(ax, tl)
+        marks = by_gid(fig, "causes:")
+        self.assertEqual(sorted(marks), ["causes:1:hrtimer", "causes:1:irq", "causes:2:work"])
+        # CPU 1 is the first row (y 0), CPU 2 the second (y 1)
+        self.assertEqual([tuple(p) for p in marks["causes:1:hrtimer"][0].get_offsets()],
+                         [(0.5, 0.225), (1.5, 0.225)])
+        self.assertEqual([tuple(p) for p in marks["causes:2:work"][0].get_offsets()],
+                         [(1.0, 1.225)])
+        self.assertEqual(marks["causes:1:irq"][0].get_offsets()[0][0], 0.9)
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        self.assertEqual([t for t in legend if t.startswith("cause")],
+                         ["cause: work", "cause: hrtimer", "cause: irq"])
+        plt.close(fig)
+        fig, ax = plt.subplots()
+        tickplot.draw_timeline(ax, tickplot.load_csv(FIX / "demo.csv"), [1, 2, 3])
+        self.assertEqual(by_gid(fig, "causes:"), {})
+        self.assertFalse([t for t in ax.get_legend().get_texts() if "cause" in t.get_text()])
+        plt.close(fig)
+
+    def test_bad_cause_rows(self):
+        """A cause row of an unknown type, without a name, or with a tick state."""
+        head = ",".join(tickplot.CSV_HEADER) + "\nspan,1,0,2000,stopped,busy,,7\n"
+        for row, what in (("cause,1,5,6,,,nmi:x,7", "is not TYPE:NAME"),
+                          ("cause,1,5,6,,,irq:,7", "is not TYPE:NAME"),
+                          ("cause,1,5,6,stopped,,irq:4 x,7", "a cause row with a tick"),
+                          ("cause,1,5,x,,,irq:4 x,7", "end_ns 'x' is not a number"),
+                          ("cause,1,6,5,,,irq:4 x,7", "ends before it starts")):
+            with self.subTest(row), tempfile.TemporaryDirectory() as d:
+                path = Path(d) / "bad.csv"
+                path.write_text(head + row + "\n")
+                with self.assertRaisesRegex(tickplot.InputError, rf":3: .*{what}"):
+                    tickplot.load_csv(path)
+
     def test_many_cpus(self):
         """64 rows still render, with smaller labels."""
         tl = tickplot.Timeline()
@@ -599,6 +652,33 @@ class SameReportTest(unittest.TestCase):
         # ... which their sums alone cannot tell: without the identity, drawn
         self.assert_drawn(strip_identity(*n, self.dir)[0], strip_identity(*f, self.dir)[1],
                           ".*has no window row and .*has no window.id")
+
+    def test_tickstat_causes_drawn(self):
+        """The causes of a recording: tickstat's CSV has a row per cause the
+        report counts, and the timeline draws a marker per row, by CPU and
+        type, at its start; the pair is drawn as one report."""
+        self.need_tickstat()
+        j, c = tickstat_report(self.dir, "unflushed.dat")
+        self.assert_drawn(j, c)
+        report, tl = json.loads(j.read_text()), tickplot.load_csv(c)
+        counted = {}
+        for cpu in report["cpus"]:
+            for ctype, kind in (cpu.get("causes") or {}).items():
+                n = sum(i["count"] for i in kind["items"]) + kind["other"]["count"] if kind else 0
+                if n:
+                    counted[f"causes:{cpu['cpu']}:{ctype}"] = n
+        self.assertEqual(counted, {"causes:0:hrtimer": 40, "causes:3:hrtimer": 1})
+        with open(c) as f:
+            rows = [r for r in csv.DictReader(f) if r["kind"] == "cause"]
+        fig, ax = plt.subplots()
+        tickplot.draw_timeline(ax, tl)
+        marks = by_gid(fig, "causes:")
+        self.assertEqual({g: len(m[0].get_offsets()) for g, m in marks.items()}, counted)
+        self.assertEqual(sorted(p[0] for p in marks["causes:3:hrtimer"][0].get_offsets()),
+                         [int(r["start_ns"]) / 1e9 for r in rows if r["cpu"] == "3"])
+        self.assertEqual({r["reasons"] for r in rows if r["cpu"] == "3"},
+                         {"hrtimer:schedule_page_work_fn"})
+        plt.close(fig)
 
     def test_older_files_tied_by_their_sums(self):
         """A file without the identity (an older tickstat's) pairs with one that

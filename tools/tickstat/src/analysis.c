@@ -35,6 +35,7 @@ void ts_analysis_free(struct ts_analysis *an)
 		if (an->cpus[i]) {
 			free(an->cpus[i]->seg_ticks);
 			free(an->cpus[i]->open_ticks);
+			free(an->cpus[i]->tl_causes);
 		}
 		free(an->cpus[i]);
 	}
@@ -400,29 +401,39 @@ int ts_analysis_keep_timeline(struct ts_analysis *an)
 	return an->timeline ? 0 : -1;
 }
 
-/* A segment as kept: fixed fields, then its reasons and ticks. */
+/* A segment as kept: fixed fields, then its reasons, ticks and causes. */
 struct seg_record {
-	int32_t cpu, tick, idle, task, nr_reasons, nr_ticks, no_span;
+	int32_t cpu, tick, idle, task, nr_reasons, nr_ticks, no_span, nr_causes;
 	uint64_t start, end;
 };
 
-static void keep_segment(struct ts_analysis *an, const struct ts_segment *s)
+/* Write a segment; returns where its causes begin in the timeline, -1 on error. */
+static long keep_segment(struct ts_analysis *an, const struct ts_segment *s)
 {
 	struct seg_record r = {
 		.cpu = s->cpu, .tick = s->tick, .idle = s->idle, .task = s->task,
 		.nr_reasons = s->nr_reasons, .nr_ticks = s->nr_ticks, .no_span = s->no_span,
-		.start = s->start, .end = s->end,
+		.nr_causes = s->nr_causes, .start = s->start, .end = s->end,
 	};
 	int32_t reasons[TS_MAX_ACTIVE];
+	long at = s->nr_causes ? ftell(an->timeline) : 0;
 
 	for (int i = 0; i < s->nr_reasons; i++)
 		reasons[i] = s->reasons[i];
-	if (fwrite(&r, sizeof(r), 1, an->timeline) != 1 ||
-	    fwrite(reasons, sizeof(int32_t), s->nr_reasons, an->timeline) != (size_t)s->nr_reasons ||
-	    /* no ticks: s->ticks may be NULL, which fwrite must not get even for 0 */
+	if (at < 0 || fwrite(&r, sizeof(r), 1, an->timeline) != 1 ||
+	    fwrite(reasons, sizeof(int32_t), s->nr_reasons, an->timeline) !=
+	    (size_t)s->nr_reasons ||
+	    /* none: the arrays may be NULL, which fwrite must not get even for 0 */
 	    (s->nr_ticks &&
-	     fwrite(s->ticks, sizeof(uint64_t), s->nr_ticks, an->timeline) != (size_t)s->nr_ticks))
+	     fwrite(s->ticks, sizeof(uint64_t), s->nr_ticks, an->timeline) !=
+	     (size_t)s->nr_ticks) ||
+	    (s->nr_causes &&
+	     fwrite(s->causes, sizeof(*s->causes), s->nr_causes, an->timeline) !=
+	     (size_t)s->nr_causes)) {
 		an->timeline_error = 1;
+		return -1;
+	}
+	return at + sizeof(r) + sizeof(int32_t) * s->nr_reasons + sizeof(uint64_t) * s->nr_ticks;
 }
 
 /*
@@ -444,8 +455,11 @@ int ts_timeline_next(const struct ts_analysis *an, struct ts_timeline_iter *it,
 		return feof(an->timeline) ? 0 : -1;
 	if (r.cpu < 0 || r.cpu >= an->nr_cpus || !an->cpus[r.cpu] || r.nr_reasons < 0 ||
 	    r.nr_reasons > TS_MAX_ACTIVE || r.nr_ticks < 0 || r.nr_ticks > TS_SEG_MAX_TICKS ||
+	    r.nr_causes < 0 || r.nr_causes > TS_SEG_MAX_CAUSES ||
 	    fread(reasons, sizeof(int32_t), r.nr_reasons, an->timeline) != (size_t)r.nr_reasons ||
-	    fread(it->ticks, sizeof(uint64_t), r.nr_ticks, an->timeline) != (size_t)r.nr_ticks)
+	    fread(it->ticks, sizeof(uint64_t), r.nr_ticks, an->timeline) != (size_t)r.nr_ticks ||
+	    fread(it->causes, sizeof(it->causes[0]), r.nr_causes, an->timeline) !=
+	    (size_t)r.nr_causes)
 		return -1;
 	it->pos = ftell(an->timeline);
 	for (int i = 0; i < r.nr_reasons; i++)
@@ -463,37 +477,83 @@ int ts_timeline_next(const struct ts_analysis *an, struct ts_timeline_iter *it,
 	seg->nr_reasons = r.nr_reasons;
 	seg->ticks = it->ticks;
 	seg->nr_ticks = r.nr_ticks;
+	seg->causes = it->causes;
+	seg->nr_causes = r.nr_causes;
 	return 1;
 }
 
 /*
- * Timeline: one segment per stretch of unchanged state, with the ticks
- * that fell into it, so that a CPU's segments come in time order.
+ * The first n timeline causes were written from at: an open cause among
+ * them has its end patched there when its exit comes (cause_ends), the
+ * others move down.  O(TS_CAUSE_DEPTH) plus the move.
  */
-static void flush_segment(struct ts_analysis *an, struct ts_cpu *c)
+static void causes_written(struct ts_cpu *c, int n, long at)
+{
+	if (!n)
+		return;
+	for (int i = 0; i < c->nr_cause_open; i++) {
+		struct ts_cause_open *o = &c->cause_open[i];
+
+		if (o->pend < 0)
+			continue;
+		if (o->pend >= n) {
+			o->pend -= n;
+			continue;
+		}
+		if (at >= 0)
+			o->row = at + (long)(o->pend * sizeof(struct ts_tl_cause) +
+					     offsetof(struct ts_tl_cause, end));
+		o->pend = -1;
+	}
+	c->nr_tl_causes -= n;
+	memmove(c->tl_causes, c->tl_causes + n, c->nr_tl_causes * sizeof(*c->tl_causes));
+}
+
+/*
+ * Timeline: one segment per stretch of unchanged state, with the ticks
+ * and the causes that fell into it, so that a CPU's rows come in time
+ * order.  A cause after the segment's end waits for the next one; at the
+ * CPU's end (all) every cause left goes out.
+ */
+static void flush_segment_causes(struct ts_analysis *an, struct ts_cpu *c, int all)
 {
 	struct ts_segment *s = &c->seg;
+	int n = 0;
+	long at;
 
 	if (!an->timeline || !c->active) {
 		c->seg_valid = 0;
 		c->nr_seg_ticks = 0;
+		causes_written(c, c->nr_tl_causes, -1);	/* none: their exits find none */
 		return;
 	}
-	if (!c->seg_valid && !c->nr_seg_ticks)
+	if (!c->seg_valid && !c->nr_seg_ticks && !(all && c->nr_tl_causes))
 		return;
 	if (!c->seg_valid) {
-		/* ticks with no stretch of time after them: the window's edge */
+		/* ticks (or causes) with no stretch of time after them: the window's edge */
 		memset(s, 0, sizeof(*s));
 		s->cpu = c->cpu;
 		s->owner = c;
-		s->start = s->end = c->seg_ticks[0];
+		s->start = s->end = c->nr_seg_ticks ? c->seg_ticks[0] : c->tl_causes[0].ts;
 		s->no_span = 1;
 	}
+	/* they began in time order: the ones in the segment are a prefix */
+	while (n < c->nr_tl_causes && (all || c->tl_causes[n].ts <= s->end))
+		n++;
 	s->ticks = c->seg_ticks;
 	s->nr_ticks = c->nr_seg_ticks;
-	keep_segment(an, s);
+	s->causes = c->tl_causes;
+	s->nr_causes = n;
+	at = keep_segment(an, s);
+	if (n)
+		causes_written(c, n, at);
 	c->seg_valid = 0;
 	c->nr_seg_ticks = 0;
+}
+
+static void flush_segment(struct ts_analysis *an, struct ts_cpu *c)
+{
+	flush_segment_causes(an, c, 0);
 }
 
 /* A tick interrupt for the timeline; a long stretch is split when full. */
@@ -1141,7 +1201,7 @@ static void close_cpu(struct ts_analysis *an, struct ts_cpu *c, uint64_t end)
 	account(an, c, end);
 	if (c->tick == TS_TICK_STOPPED)
 		add_open(an, c, end);
-	flush_segment(an, c);
+	flush_segment_causes(an, c, 1);
 	c->cut = 1;
 }
 
@@ -1198,11 +1258,50 @@ static struct ts_cause *open_cause(struct ts_cpu *c, const struct ts_cause_open 
  * interrupted a tickless CPU) or running.  While the tick state is not
  * known (the start, after a loss) it counts in neither.
  */
-static void cause_begins(struct ts_cpu *c, const struct ts_event *ev)
+/*
+ * A cause for the timeline (kept only with it): it waits in tl_causes for
+ * the segment it began in.  A full buffer flushes the segment up to here
+ * (account(): the state is charged in two parts, the same sums) when the
+ * state is known; while it is open, the cause is left off and counted.
+ * Returns its index in tl_causes, -1 when it has none.
+ */
+static int timeline_cause(struct ts_analysis *an, struct ts_cpu *c, const struct ts_event *ev,
+			  int idx)
+{
+	struct ts_tl_cause *t;
+
+	if (!an->timeline || !c->active)
+		return -1;
+	if (!c->tl_causes) {
+		c->tl_causes = malloc(TS_SEG_MAX_CAUSES * sizeof(*c->tl_causes));
+		if (!c->tl_causes) {
+			c->tl_causes_dropped++;
+			return -1;
+		}
+	}
+	if (c->nr_tl_causes == TS_SEG_MAX_CAUSES) {
+		if (c->tick_open || c->idle_open || c->idle == TS_IDLE_UNKNOWN) {
+			c->tl_causes_dropped++;
+			return -1;
+		}
+		account(an, c, ev->ts);
+		flush_segment(an, c);
+		if (c->nr_tl_causes == TS_SEG_MAX_CAUSES) {
+			c->tl_causes_dropped++;
+			return -1;
+		}
+	}
+	t = &c->tl_causes[c->nr_tl_causes];
+	*t = (struct ts_tl_cause){ .ts = ev->ts, .type = ev->cause.type, .idx = idx,
+				   .pid = ev->pid };
+	return c->nr_tl_causes++;
+}
+
+static void cause_begins(struct ts_analysis *an, struct ts_cpu *c, const struct ts_event *ev)
 {
 	struct ts_cause_open *o;
 	struct ts_cause *k;
-	int idx;
+	int idx, pend;
 
 	if (ev->cause.type < 0 || ev->cause.type >= TS_NR_CAUSE_TYPES)
 		return;
@@ -1216,6 +1315,7 @@ static void cause_begins(struct ts_cpu *c, const struct ts_event *ev)
 		k->stopped++;
 	else if (c->tick == TS_TICK_RUNNING)
 		k->held++;
+	pend = timeline_cause(an, c, ev, idx);
 	/* the oldest open entry makes room: its exit will find nothing */
 	if (c->nr_cause_open == TS_CAUSE_DEPTH) {
 		memmove(c->cause_open, c->cause_open + 1,
@@ -1227,6 +1327,28 @@ static void cause_begins(struct ts_cpu *c, const struct ts_event *ev)
 	o->idx = idx;
 	o->inst = ev->cause.inst;
 	o->ts = ev->ts;
+	o->pend = pend;
+	o->row = 0;
+}
+
+/* The end of a cause on the timeline: waiting, or patched where it was written. */
+static void timeline_cause_end(struct ts_analysis *an, struct ts_cpu *c,
+			       const struct ts_cause_open *o, uint64_t end)
+{
+	long here;
+
+	if (o->pend >= 0 && o->pend < c->nr_tl_causes) {
+		c->tl_causes[o->pend].end = end;
+		return;
+	}
+	if (o->row <= 0 || !an->timeline || an->timeline_error)
+		return;
+	/* once per cause a segment's end cut: a span ended inside it */
+	here = ftell(an->timeline);
+	if (here < 0 || fseek(an->timeline, o->row, SEEK_SET) ||
+	    fwrite(&end, sizeof(end), 1, an->timeline) != 1 ||
+	    fseek(an->timeline, here, SEEK_SET))
+		an->timeline_error = 1;
 }
 
 /*
@@ -1235,7 +1357,7 @@ static void cause_begins(struct ts_cpu *c, const struct ts_event *ev)
  * stays unknown).  An exit without its entry (the tick's own hrtimer, an
  * entry before the window) is ignored.
  */
-static void cause_ends(struct ts_cpu *c, const struct ts_event *ev)
+static void cause_ends(struct ts_analysis *an, struct ts_cpu *c, const struct ts_event *ev)
 {
 	for (int i = c->nr_cause_open - 1; i >= 0; i--) {
 		struct ts_cause_open *o = &c->cause_open[i];
@@ -1247,6 +1369,7 @@ static void cause_ends(struct ts_cpu *c, const struct ts_event *ev)
 		if (ev->ts >= o->ts) {
 			k->time_ns += ev->ts - o->ts;
 			k->timed++;
+			timeline_cause_end(an, c, o, ev->ts);
 		}
 		c->nr_cause_open = i;
 		return;
@@ -1256,9 +1379,9 @@ static void cause_ends(struct ts_cpu *c, const struct ts_event *ev)
 static void on_cause(struct ts_analysis *an, struct ts_cpu *c, const struct ts_event *ev)
 {
 	if (ev->cause.exit)
-		cause_ends(c, ev);
+		cause_ends(an, c, ev);
 	else if (an->counting)
-		cause_begins(c, ev);
+		cause_begins(an, c, ev);
 }
 
 /*
@@ -1344,24 +1467,24 @@ void ts_analysis_name_symbols(struct ts_analysis *an, const struct ts_ksym_query
 
 /*
  * ts_analysis_set_quota - a co-runner's cgroup CPU quota (quota_us -1: none,
- * "max").  Returns 0, or -1 for a bad value or a full table.
+ * "max").  Returns 0, or -1 for a bad value or a full table (the pid is
+ * then unknown, and counted in quotas_dropped).  O(1) expected: quota_map.
  */
 int ts_analysis_set_quota(struct ts_analysis *an, int pid, int64_t quota_us, uint64_t period_us)
 {
 	struct ts_quota *q;
+	int i, added;
 
 	if (pid <= 0 || quota_us < -1 || (quota_us >= 0 && !period_us))
 		return -1;
-	for (int i = 0; i < an->nr_quotas; i++) {
-		if (an->quotas[i].pid == pid) {
-			an->quotas[i].quota_us = quota_us;
-			an->quotas[i].period_us = period_us;
-			return 0;
-		}
-	}
-	if (an->nr_quotas == TS_MAX_QUOTAS)
+	i = ts_pidmap_insert(&an->quota_map, pid, &added);
+	if (i < 0) {
+		an->quotas_dropped++;
 		return -1;
-	q = &an->quotas[an->nr_quotas++];
+	}
+	q = &an->quotas[i];
+	if (added)
+		an->nr_quotas++;
 	q->pid = pid;
 	q->quota_us = quota_us;
 	q->period_us = period_us;
@@ -1371,10 +1494,9 @@ int ts_analysis_set_quota(struct ts_analysis *an, int pid, int64_t quota_us, uin
 /* ts_analysis_quota - a task's cgroup CPU quota as recorded, or NULL when unknown */
 const struct ts_quota *ts_analysis_quota(const struct ts_analysis *an, int pid)
 {
-	for (int i = 0; i < an->nr_quotas; i++)
-		if (an->quotas[i].pid == pid)
-			return &an->quotas[i];
-	return NULL;
+	int i = ts_pidmap_find(&an->quota_map, pid);
+
+	return i < 0 ? NULL : &an->quotas[i];
 }
 
 /* ts_analysis_set_causes_recorded - the cause types a tickstat recorder enabled */
@@ -1616,6 +1738,33 @@ void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts)
  * co-runners of the last interval: they start again from zero (the
  * analysis fills a new entry without zeroing its counts).
  */
+/*
+ * Empty a CPU's causes for the next interval (the monitor's series hold
+ * what they counted).  A cause still open keeps an entry, counted 0, so
+ * that its exit adds its time to it.  No timeline is kept meanwhile (a
+ * monitor keeps none): its rows name entries by index.
+ */
+static void restart_causes(struct ts_cpu *c)
+{
+	struct ts_cause keep[TS_CAUSE_DEPTH];
+	int n = c->nr_cause_open;
+
+	for (int i = 0; i < n; i++)
+		keep[i] = *open_cause(c, &c->cause_open[i]);
+	memset(c->causes, 0, c->nr_causes * sizeof(c->causes[0]));
+	memset(c->causes_other, 0, sizeof(c->causes_other));
+	c->nr_causes = 0;
+	for (int i = 0; i < n; i++) {
+		struct ts_cause_open *o = &c->cause_open[i];
+		struct ts_cause *k;
+
+		if (o->idx < 0)
+			continue;	/* its type's other, emptied in place */
+		k = cause_entry(c, keep[i].type, keep[i].key, &o->idx);
+		memcpy(k->name, keep[i].name, sizeof(k->name));
+	}
+}
+
 void ts_analysis_restart_interval(struct ts_analysis *an)
 {
 	memset(an->culprits, 0, an->nr_culprits * sizeof(an->culprits[0]));
@@ -1630,6 +1779,7 @@ void ts_analysis_restart_interval(struct ts_analysis *an)
 		memset(&c->tasks_other, 0, sizeof(c->tasks_other));
 		c->nr_tasks = 0;
 		c->last_task = 0;
+		restart_causes(c);
 	}
 }
 

@@ -18,6 +18,7 @@
 #include "event.h"
 #include "hist.h"
 #include "probeinfo.h"
+#include "util.h"
 
 struct ts_hold;
 struct ts_doctor_rec;
@@ -29,7 +30,8 @@ struct ts_cpuset;
 #define TS_MAX_CULPRITS		256
 #define TS_MAX_CALLERS		512	/* callers of dependencies, cause functions */
 #define TS_MAX_TASKS		64	/* co-runners kept per CPU; the rest is "other" */
-#define TS_MAX_QUOTAS		512	/* co-runners whose cgroup quota the recorder read */
+/* co-runners whose cgroup quota the recorder read */
+#define TS_MAX_QUOTAS		TS_PIDMAP_MAX
 
 enum ts_tick_state { TS_TICK_UNKNOWN, TS_TICK_RUNNING, TS_TICK_STOPPED, TS_NR_TICK };
 enum ts_idle_state { TS_IDLE_UNKNOWN, TS_IDLE_BUSY, TS_IDLE_IDLE, TS_NR_IDLE };
@@ -103,6 +105,24 @@ struct ts_task_time {
  */
 #define TS_SEG_MAX_TICKS	1024
 
+/*
+ * A cause on the timeline (docs/recording-format.md, "CSV timeline"): when
+ * it began and ended (0: its exit was not seen), its type, its entry in
+ * the CPU's causes[] (-1: its type's "other") and the task it interrupted.
+ * A CPU holds at most TS_SEG_MAX_CAUSES not yet written; a segment carries
+ * those that began in it.
+ */
+#define TS_SEG_MAX_CAUSES	1024
+
+struct ts_tl_cause {
+	uint64_t ts;
+	uint64_t end;
+	int32_t type;
+	int32_t idx;
+	int32_t pid;
+	int32_t pad;
+};
+
 struct ts_segment {
 	int cpu;
 	uint64_t start;
@@ -115,6 +135,8 @@ struct ts_segment {
 	int task;			/* pid running: 0 idle, -1 unknown */
 	const uint64_t *ticks;		/* tick interrupts in [start, end] */
 	int nr_ticks;
+	const struct ts_tl_cause *causes;	/* causes that began in [start, end] */
+	int nr_causes;
 	int no_span;
 };
 
@@ -164,6 +186,8 @@ struct ts_cause_open {
 	int idx;			/* into causes[], or -1 for "other" */
 	uint64_t inst;
 	uint64_t ts;
+	int pend;			/* its timeline entry in tl_causes[], -1 none */
+	long row;			/* or its written end's place in the timeline, 0 none */
 };
 
 struct ts_cpu {
@@ -209,6 +233,9 @@ struct ts_cpu {
 	int seg_valid;
 	uint64_t *seg_ticks;		/* TS_SEG_MAX_TICKS, when a timeline is kept */
 	int nr_seg_ticks;
+	struct ts_tl_cause *tl_causes;	/* TS_SEG_MAX_CAUSES causes not yet written */
+	int nr_tl_causes;
+	uint64_t tl_causes_dropped;	/* left off the timeline: while the state was open */
 
 	/* metrics */
 	uint64_t time[TS_NR_TICK][TS_NR_IDLE];
@@ -328,10 +355,14 @@ struct ts_analysis {
 	 * The cgroup CPU quota of co-runners (cpu.max, the innermost limit on
 	 * the task's path), as the recorder read it at the end: since 6.6 a
 	 * task under a quota keeps its tick (SCHED with one task).  A pid
-	 * without an entry is unknown.
+	 * without an entry is unknown.  quota_map finds a pid's entry in O(1)
+	 * expected; pids beyond TS_MAX_QUOTAS are dropped (unknown), counted
+	 * in quotas_dropped.
 	 */
 	struct ts_quota { int pid; int64_t quota_us; uint64_t period_us; } quotas[TS_MAX_QUOTAS];
 	int nr_quotas;
+	struct ts_pidmap quota_map;
+	uint64_t quotas_dropped;
 };
 
 void ts_analysis_init(struct ts_analysis *an);
@@ -393,6 +424,7 @@ struct ts_timeline_iter {
 	long pos;
 	int reasons[TS_MAX_ACTIVE];
 	uint64_t ticks[TS_SEG_MAX_TICKS];
+	struct ts_tl_cause causes[TS_SEG_MAX_CAUSES];
 };
 
 int ts_timeline_next(const struct ts_analysis *an, struct ts_timeline_iter *it,

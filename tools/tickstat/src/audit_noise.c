@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "audit.h"
+#include "cgroup.h"
 
 #define PF_KTHREAD	0x00200000	/* include/linux/sched.h, the same since 2.6 */
 
@@ -351,9 +352,7 @@ static void kthread_seen(struct ts_audit *a, const char *dir, const struct task 
 
 /* A cgroup with a quota and the tasks in it on isolated CPUs. */
 struct quota {
-	char cgroup[160];
-	char file[200];
-	char value[64];
+	struct ts_cpu_max max;	/* the cgroup, its cpu.max and the value (cgroup.c) */
 	struct ts_cpuset cpus;
 	int nr_tasks;
 	int pid;
@@ -362,39 +361,23 @@ struct quota {
 
 #define MAX_QUOTAS	32
 
+/* cgroup.c's reader through the audit's: under its root, optional files */
+static int audit_read_fn(void *ctx, const char *file, char *buf, size_t len)
+{
+	return ts_audit_read(ctx, file, buf, len, TS_READ_OPTIONAL);
+}
+
 /*
- * The cgroup v2 path of a task and the nearest cpu.max on it or above
- * that is not "max".  Returns 1 and fills q, 0 when unlimited or unknown.
+ * The nearest cpu.max on the task's cgroup or above that is not "max"
+ * (cgroup.c, the recorder's reader too).  Returns 1 and fills q, 0 when
+ * unlimited or unknown.
  */
 static int task_quota(struct ts_audit *a, const char *dir, struct quota *q)
 {
-	char file[200], buf[4096], path[160], *p;
+	char file[200];
 
 	snprintf(file, sizeof(file), "%s/cgroup", dir);
-	if (ts_audit_read(a, file, buf, sizeof(buf), TS_READ_OPTIONAL) < 0)
-		return 0;
-	/* the v2 line is "0::/path"; a v1-only host has none */
-	p = strstr(buf, "0::");
-	if (!p || (p != buf && p[-1] != '\n'))
-		return 0;
-	snprintf(path, sizeof(path), "%.*s", (int)strcspn(p + 3, "\n"), p + 3);
-	for (;;) {
-		char val[64];
-
-		snprintf(q->file, sizeof(q->file), "/sys/fs/cgroup%s%scpu.max", path,
-			 strcmp(path, "/") ? "/" : "");
-		/* the root cgroup has no cpu.max; one without the cpu controller neither */
-		if (!ts_audit_read_line(a, q->file, val, sizeof(val), TS_READ_OPTIONAL) &&
-		    strncmp(val, "max", 3)) {
-			snprintf(q->cgroup, sizeof(q->cgroup), "%s", path);
-			snprintf(q->value, sizeof(q->value), "%s", val);
-			return 1;
-		}
-		p = strrchr(path, '/');
-		if (!p || p == path)
-			return 0;
-		*p = '\0';
-	}
+	return ts_cgroup_find_cpu_max(file, audit_read_fn, a, &q->max) == 1;
 }
 
 static void quota_seen(struct quota *qs, int *nq, const struct quota *q, const struct task *t,
@@ -403,7 +386,7 @@ static void quota_seen(struct quota *qs, int *nq, const struct quota *q, const s
 	int i;
 
 	for (i = 0; i < *nq; i++)
-		if (!strcmp(qs[i].cgroup, q->cgroup))
+		if (!strcmp(qs[i].max.cgroup, q->max.cgroup))
 			break;
 	if (i == *nq) {
 		if (*nq == MAX_QUOTAS)
@@ -428,15 +411,15 @@ static void quota_findings(struct ts_audit *a, struct quota *qs, int nq)
 				 "%d task%s allowed on isolated %s (first: %d %s) %s in cgroup %s, whose cpu.max is %s: the CFS bandwidth timer keeps the tick while they run",
 				 qs[i].nr_tasks, qs[i].nr_tasks > 1 ? "s" : "",
 				 ts_cpus_named(&qs[i].cpus, cpus, sizeof(cpus)), qs[i].pid,
-				 qs[i].comm, qs[i].nr_tasks > 1 ? "are" : "is", qs[i].cgroup,
-				 qs[i].value);
-		ts_finding_evidence(f, qs[i].file, qs[i].value);
+				 qs[i].comm, qs[i].nr_tasks > 1 ? "are" : "is", qs[i].max.cgroup,
+				 qs[i].max.value);
+		ts_finding_evidence(f, qs[i].max.file, qs[i].max.value);
 		f->key.pid = qs[i].pid;
 		snprintf(f->key.name, sizeof(f->key.name), "%s", qs[i].comm);
 		snprintf(f->key.cgroup, sizeof(f->key.cgroup), "%.*s",
-			 (int)sizeof(f->key.cgroup) - 1, qs[i].cgroup);
+			 (int)sizeof(f->key.cgroup) - 1, qs[i].max.cgroup);
 		ts_finding_remedy(f, "echo max > %s (or systemctl set-property UNIT CPUQuota=), or run the isolated tasks in a cgroup without a quota",
-				  qs[i].file);
+				  qs[i].max.file);
 	}
 }
 

@@ -14,6 +14,9 @@ static struct tep_event *find_event(struct tep_handle *tep, const char *sys,
 {
 	struct tep_event *ev = tep_find_event_by_name(tep, sys, name);
 
+	/* a file's id beyond the kernel's 16 bits: not an event we can route */
+	if (ev && (ev->id < 0 || ev->id >= TS_EVENT_IDS))
+		ev = NULL;
 	*id = ev ? ev->id : -1;
 	return ev;
 }
@@ -107,6 +110,50 @@ static void cause_caps(struct ts_decoder *d, struct ts_caps *caps)
 }
 
 /*
+ * What an event type id is: d->route[id].  A cause's route is R_CAUSE +
+ * 2 * type + exit, a probe's R_PROBE + its enum ts_probe_id.
+ */
+enum route {
+	R_NONE,
+	R_STOP, R_RETAIN, R_RESTART, R_DEP_SET, R_DEP_CLEAR, R_DEP_SCHED, R_SWITCH, R_HRTIMER,
+	R_QUEUE,
+	R_CAUSE,
+	R_PROBE = R_CAUSE + 2 * TS_NR_CAUSE_TYPES,
+	R_END = R_PROBE + TS_NR_PROBES,
+};
+
+_Static_assert(R_END <= 256, "routes fit d->route's bytes");
+
+static void route(struct ts_decoder *d, int id, int r)
+{
+	if (id >= 0 && id < TS_EVENT_IDS)
+		d->route[id] = (uint8_t)r;
+}
+
+/*
+ * Fill d->route once the ids are known.  An id that two events share (a
+ * crafted file) goes where the compares in order went first: the table is
+ * filled from the last of them to the first, dep_clear after dep_set.
+ */
+static void build_routes(struct ts_decoder *d)
+{
+	for (int p = TS_NR_PROBES - 1; p >= 0; p--)
+		route(d, d->probes.id[p], R_PROBE + p);
+	for (int t = TS_NR_CAUSE_TYPES - 1; t >= 0; t--)
+		for (int x = 1; x >= 0; x--)
+			route(d, d->id_cause[t][x], R_CAUSE + 2 * t + x);
+	route(d, d->id_queue, R_QUEUE);
+	route(d, d->id_hrtimer, R_HRTIMER);
+	route(d, d->id_switch, R_SWITCH);
+	route(d, d->id_dep_sched, R_DEP_SCHED);
+	route(d, d->id_dep_set, R_DEP_SET);
+	route(d, d->id_dep_clear, R_DEP_CLEAR);
+	route(d, d->id_restart, R_RESTART);
+	route(d, d->id_retain, R_RETAIN);
+	route(d, d->id_stop, R_STOP);
+}
+
+/*
  * ts_decoder_init - look up the events and fields the stream provides.
  * Fills caps with what the kernel that produced the stream can tell.
  * Returns 0, or -1 when not even timer:tick_stop is there.
@@ -183,6 +230,7 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 	caps->tick_expiry = f[F_HRT_FUNCTION] && d->tick_fn;
 	cause_caps(d, caps);
 	ts_probedec_init(&d->probes, tep, caps);
+	build_routes(d);
 	return caps->tick_stop ? 0 : -1;
 }
 
@@ -310,16 +358,6 @@ static int decode_queue(struct ts_decoder *d, struct tep_record *rec, struct ts_
 	ev->kind = TS_EV_QUEUE;
 	ev->queue.function = fn;
 	ev->queue.target = (int)cpu;
-	return 0;
-}
-
-/* The cause type and direction of an event type; 0 when it is none. */
-static int cause_of(const struct ts_decoder *d, int type, int *t, int *exit)
-{
-	for (*t = 0; *t < TS_NR_CAUSE_TYPES; (*t)++)
-		for (*exit = 0; *exit < 2; (*exit)++)
-			if (d->id_cause[*t][*exit] == type)
-				return 1;
 	return 0;
 }
 
@@ -456,12 +494,16 @@ int ts_decode_print(struct ts_decoder *d, struct tep_record *rec, const char **t
 int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 {
 	unsigned long long v, w;
-	int type, ret = 0, t, x;
+	int type, ret = 0, r;
 
 	if (rec->size < 8)
 		goto bad;
 	type = tep_data_type(d->tep, rec);
-	if (type < 0)
+	if (type < 0 || type >= TS_EVENT_IDS)
+		return 0;
+	/* one lookup: a record of no interest costs O(1), whatever is routed */
+	r = d->route[type];
+	if (r == R_NONE)
 		return 0;
 	memset(ev, 0, sizeof(*ev));
 	ev->cpu = rec->cpu;
@@ -469,23 +511,31 @@ int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 	if (!num(d, F_PID, rec, &v))
 		ev->pid = (int)v;
 
-	if (type == d->id_stop) {
+	switch (r) {
+	case R_STOP:
 		ret = decode_stop(d, rec, ev);
-	} else if (type == d->id_retain) {
+		break;
+	case R_RETAIN:
 		if (num(d, F_RETAIN_REASON, rec, &v) || num(d, F_RETAIN_DELTA, rec, &w))
 			goto bad;
 		ev->kind = TS_EV_TICK_RETAIN;
 		ev->retain.reason = (int)v;
 		ev->retain.delta_ns = (int64_t)w;
-	} else if (type == d->id_restart) {
+		break;
+	case R_RESTART:
 		ret = decode_restart(d, rec, ev);
-	} else if (type == d->id_dep_set || type == d->id_dep_clear) {
-		ret = decode_dep(d, rec, ev, type == d->id_dep_clear);
-	} else if (type == d->id_dep_sched) {
+		break;
+	case R_DEP_SET:
+	case R_DEP_CLEAR:
+		ret = decode_dep(d, rec, ev, r == R_DEP_CLEAR);
+		break;
+	case R_DEP_SCHED:
 		ret = decode_dep_sched(d, rec, ev);
-	} else if (type == d->id_switch) {
+		break;
+	case R_SWITCH:
 		ret = decode_switch(d, rec, ev);
-	} else if (type == d->id_hrtimer) {
+		break;
+	case R_HRTIMER:
 		if (num(d, F_HRT_FUNCTION, rec, &v))
 			goto bad;
 		if (!d->tick_fn)
@@ -497,13 +547,17 @@ int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 		} else {
 			ev->kind = TS_EV_TICK;
 		}
-	} else if (type == d->id_queue) {
+		break;
+	case R_QUEUE:
 		ret = decode_queue(d, rec, ev);
-	} else if (cause_of(d, type, &t, &x)) {
-		ret = decode_cause(d, rec, ev, t, x);
-	} else {
-		/* a probe event (probedec.c), or of no interest */
-		ret = ts_probedec_decode(&d->probes, type, rec, ev);
+		break;
+	default:
+		if (r < R_PROBE) {
+			ret = decode_cause(d, rec, ev, (r - R_CAUSE) / 2, (r - R_CAUSE) % 2);
+			break;
+		}
+		/* a probe event (probedec.c) */
+		ret = ts_probedec_decode(&d->probes, r - R_PROBE, rec, ev);
 		if (!ret)
 			return 0;
 		ret = ret < 0;

@@ -45,6 +45,13 @@ struct ts_decoder {
 	uint64_t tick_fn;		/* the tick's hrtimer function, 0 unknown */
 	uint64_t bad_records;		/* records too short for their format */
 	struct ts_probedec probes;	/* tickstat's kprobe events, on a stock kernel */
+	/*
+	 * What each event type id is to the decoder (enum route in decode.c):
+	 * one lookup per record, whatever the number of events of interest,
+	 * where a compare per event was 30 for a record of none (the most
+	 * common kind in a trace-cmd file).  64 KiB.
+	 */
+	uint8_t route[TS_EVENT_IDS];
 };
 
 int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps *caps);

@@ -12,6 +12,9 @@
 
 #include <stdint.h>
 
+/* event type ids a decoder can route: the kernel's trace_entry type is 16 bits */
+#define TS_EVENT_IDS	65536
+
 enum ts_kind {
 	TS_EV_TICK_STOP,	/* timer:tick_stop (stock and patched) */
 	TS_EV_TICK_RETAIN,	/* timer:tick_retain (patched) */

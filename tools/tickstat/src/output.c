@@ -816,6 +816,32 @@ void ts_output_prometheus(FILE *f, const struct ts_analysis *an, const struct ts
 	}
 }
 
+/*
+ * A cause row: cause,CPU,START,END,,,TYPE:NAME,PID.  END is empty when its
+ * exit was not seen; NAME is the report's (a function, "IRQ NAME", a
+ * softirq), "other" past the CPU's table of causes.
+ */
+static void csv_cause(FILE *f, const struct ts_analysis *an, const struct ts_segment *s,
+		      const struct ts_tl_cause *t)
+{
+	uint64_t base = an->win_start;
+	char name[160], field[192];
+
+	if (t->ts < base)	/* not in the window: no row (the state machine keeps none) */
+		return;
+	if (t->idx >= 0 && t->idx < s->owner->nr_causes)
+		ts_cause_name(an, &s->owner->causes[t->idx], name, sizeof(name));
+	else
+		snprintf(name, sizeof(name), "other");
+	snprintf(field, sizeof(field), "%s:%s", ts_cause_type_name(t->type), name);
+	fprintf(f, "cause,%d,%" PRIu64 ",", s->cpu, t->ts - base);
+	if (t->end >= t->ts)
+		fprintf(f, "%" PRIu64, t->end - base);
+	fputs(",,,", f);
+	ts_csv_field(f, field);
+	fprintf(f, ",%d\n", t->pid);
+}
+
 static void csv_segment(FILE *f, const struct ts_analysis *an, const struct ts_segment *s)
 {
 	uint64_t base = an->win_start;
@@ -844,9 +870,16 @@ static void csv_segment(FILE *f, const struct ts_analysis *an, const struct ts_s
 		else
 			fputs(",\n", f);
 	}
-	for (int i = 0; i < s->nr_ticks; i++)
-		fprintf(f, "tick,%d,%" PRIu64 ",%" PRIu64 ",,,,\n", s->cpu, s->ticks[i] - base,
-			s->ticks[i] - base);
+	/* the ticks and the causes that began in the span, merged in time order */
+	for (int i = 0, k = 0; i < s->nr_ticks || k < s->nr_causes;) {
+		if (k == s->nr_causes || (i < s->nr_ticks && s->ticks[i] <= s->causes[k].ts)) {
+			fprintf(f, "tick,%d,%" PRIu64 ",%" PRIu64 ",,,,\n", s->cpu,
+				s->ticks[i] - base, s->ticks[i] - base);
+			i++;
+		} else {
+			csv_cause(f, an, s, &s->causes[k++]);
+		}
+	}
 }
 
 /*
@@ -867,9 +900,9 @@ static void csv_window(FILE *f, const struct ts_analysis *an)
 /*
  * ts_output_csv - the timeline of the finished analysis as CSV:
  * kind,cpu,start_ns,end_ns,tick,idle,reasons,task.  A window row first
- * (csv_window), then the spans and ticks of the CPUs the report shows and
- * no other, with times from the window start, each CPU's rows in time
- * order; task is the pid running (0 idle, empty when unknown).  The
+ * (csv_window), then the spans, ticks and causes of the CPUs the report
+ * shows and no other, with times from the window start, each CPU's rows
+ * in time order; task is the pid running (0 idle, empty when unknown).  The
  * analysis must have kept its timeline (ts_analysis_keep_timeline), which
  * may hold CPUs the report no longer shows (-C narrows a recording's
  * monitored CPUs after reading; a CPU without data is dropped).  Returns 0,
@@ -889,5 +922,10 @@ int ts_output_csv(FILE *f, const struct ts_analysis *an)
 		if (seg.owner->active)
 			csv_segment(f, an, &seg);
 	free(it);
+	for (int i = 0; !r && i < an->nr_cpus; i++)
+		if (an->cpus[i] && an->cpus[i]->active && an->cpus[i]->tl_causes_dropped)
+			err_msg("warning: CPU %d: %llu causes began while its state was still open, past the %d that wait for it: the report counts them, the CSV timeline has no row for them\n",
+				i, (unsigned long long)an->cpus[i]->tl_causes_dropped,
+				TS_SEG_MAX_CAUSES);
 	return r;
 }

@@ -243,6 +243,8 @@ void ts_probedec_init(struct ts_probedec *p, struct tep_handle *tep, struct ts_c
 
 		if (!ev->system || !ts_probe_wants_event(ev->system, ev->name))
 			continue;
+		if (ev->id < 0 || ev->id >= TS_EVENT_IDS)	/* no kernel's: decode.c routes none */
+			continue;
 		if (group && strcmp(group, ev->system))
 			continue;
 		group = ev->system;
@@ -544,20 +546,16 @@ static int decode_idle_ret(struct ts_probedec *p, struct tep_record *rec, struct
 }
 
 /*
- * ts_probedec_decode - decode a record of type if it is a probe event.
+ * ts_probedec_decode - decode a record of probe id (enum ts_probe_id: the
+ * decoder found it from the record's type in its table, decode.c).
  * Returns 1 with *ev filled (the common part already is), 0 for a record
- * of no interest (another event, a call that changed nothing), -1 for a
- * record too short for its format.
+ * of no interest (a call that changed nothing), -1 for a record too short
+ * for its format.
  */
-int ts_probedec_decode(struct ts_probedec *p, int type, struct tep_record *rec,
+int ts_probedec_decode(struct ts_probedec *p, int id, struct tep_record *rec,
 		       struct ts_event *ev)
 {
-	int id;
-
-	for (id = 0; id < TS_NR_PROBES; id++)
-		if (p->id[id] == type)
-			break;
-	if (id == TS_NR_PROBES || type < 0)
+	if (id < 0 || id >= TS_NR_PROBES || p->id[id] < 0)
 		return 0;
 	if (id == TS_PROBE_RESTART)
 		return decode_restart(p, rec, ev);

@@ -65,7 +65,7 @@ struct ts_probedec {
 
 int ts_probe_wants_event(const char *system, const char *name);
 void ts_probedec_init(struct ts_probedec *p, struct tep_handle *tep, struct ts_caps *caps);
-int ts_probedec_decode(struct ts_probedec *p, int type, struct tep_record *rec,
+int ts_probedec_decode(struct ts_probedec *p, int id, struct tep_record *rec,
 		       struct ts_event *ev);
 int ts_probedec_mark(struct ts_probedec *p, char *token);
 int ts_probe_restart_cause(const char *function, int *cause, int *idle, int *infer);

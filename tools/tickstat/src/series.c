@@ -14,6 +14,7 @@
 #define OTHER			"other"
 #define CULPRIT_MIN_SETS	1			/* a culprit is named from its first set */
 #define TASK_MIN_HELD_NS	1000000ULL		/* a co-runner once it held the tick 1 ms */
+#define CAUSE_MIN_ENTRIES	1			/* a cause is named from its first entry */
 #define RETIRE_NS		(3600 * 1000000000ULL)	/* a named series unchanged this long goes */
 
 void ts_series_init(struct ts_series *s, int top)
@@ -22,6 +23,7 @@ void ts_series_init(struct ts_series *s, int top)
 	s->top = top;
 	s->culprits.sig = 0;		/* sets */
 	s->tasks.sig = 1;		/* held ns */
+	s->causes.sig = 0;		/* entries */
 	for (int c = 0; c < TS_MAX_CPUS; c++) {
 		s->ratio[c] = -1;
 		s->online[c] = 1;
@@ -34,8 +36,11 @@ void ts_series_free(struct ts_series *s)
 	free(s->culprits.pend);
 	free(s->tasks.row);
 	free(s->tasks.pend);
+	free(s->causes.row);
+	free(s->causes.pend);
 	memset(&s->culprits, 0, sizeof(s->culprits));
 	memset(&s->tasks, 0, sizeof(s->tasks));
+	memset(&s->causes, 0, sizeof(s->causes));
 }
 
 static int same_group(const struct ts_row *a, const struct ts_row *b)
@@ -279,10 +284,49 @@ static void take_tasks(struct ts_series *s, const struct ts_analysis *an, const 
 		pend_task(s, c->cpu, OTHER, &c->tasks_other);
 }
 
+/* A cause's name for its label: a function (sym), "IRQ NAME" or a softirq. */
+static void cause_label(const struct ts_analysis *an, const struct ts_cause *k, ts_symbol_fn sym,
+			void *sym_ctx, char *buf, size_t len)
+{
+	const char *fn = NULL;
+
+	if (k->type != TS_CAUSE_IRQ && k->type != TS_CAUSE_SOFTIRQ && sym)
+		fn = sym(sym_ctx, k->key);
+	if (fn)
+		snprintf(buf, len, "%s", fn);
+	else
+		ts_cause_name(an, k, buf, len);
+}
+
+static void pend_cause(struct ts_series *s, int cpu, const char *comm, const char *name,
+		       const struct ts_cause *k)
+{
+	uint64_t v[3] = { k->count, k->time_ns, k->stopped };
+
+	if (k->count || k->time_ns)
+		pend(&s->causes, cpu, k->type, -1, comm, name, v);
+}
+
+/* Copy a CPU's causes into the series, if reported: each by name, then each type's rest. */
+static void take_causes(struct ts_series *s, const struct ts_analysis *an, const struct ts_cpu *c,
+			ts_symbol_fn sym, void *sym_ctx)
+{
+	char name[64];
+
+	if (!c->active)
+		return;
+	for (int i = 0; i < c->nr_causes; i++) {
+		cause_label(an, &c->causes[i], sym, sym_ctx, name, sizeof(name));
+		pend_cause(s, c->cpu, "", name, &c->causes[i]);
+	}
+	for (int t = 0; t < TS_NR_CAUSE_TYPES; t++)
+		pend_cause(s, c->cpu, OTHER, OTHER, &c->causes_other[t]);
+}
+
 /*
  * ts_series_take - bring the series up to the analysis' numbers (already
  * charged up to the moment wanted): the last interval's share, and the
- * culprit and co-runner tables, which are emptied.  The comm table is
+ * culprit, co-runner and cause tables, which are emptied.  The comm table is
  * emptied when half full; names come back with the next sched_switch, or
  * from /proc.
  */
@@ -305,8 +349,11 @@ void ts_series_take(struct ts_series *s, struct ts_analysis *an, ts_symbol_fn sy
 		s->prev_busy[i][0] = stopped;
 		s->prev_busy[i][1] = running;
 		take_tasks(s, an, c);
+		take_causes(s, an, c, sym, sym_ctx);
 	}
 	commit(&s->tasks, s->top, TASK_MIN_HELD_NS, an->win_end);
+	commit(&s->causes, s->top, CAUSE_MIN_ENTRIES, an->win_end);
+	s->causes_known = ts_analysis_causes_known(an);
 	ts_analysis_restart_interval(an);
 	if (ts_analysis_trim_comms(an))
 		s->comm_resets++;
@@ -538,6 +585,48 @@ static void write_tasks(const struct ts_series *s, struct ts_prom *p)
 	}
 }
 
+/*
+ * Causes by CPU, type and name (top per CPU and type, the rest "other"),
+ * and which types the source can tell: a type it cannot has no series, and
+ * its known gauge says 0 (unknown, not zero).
+ */
+static void write_causes(const struct ts_series *s, struct ts_prom *p)
+{
+	static const char * const names[] = { "tickstat_cause_events_total",
+					      "tickstat_cause_seconds_total",
+					      "tickstat_cause_while_stopped_total" };
+	static const char * const helps[] = {
+		"Entries of a cause (work function, timer or hrtimer function, IRQ, softirq) on the CPU.",
+		"Time from its entries to their exits (those whose exit came).",
+		"Entries that found the tick stopped: they interrupted a tickless CPU.",
+	};
+	char cpu[16];
+
+	ts_prom_family(p, "tickstat_cause_type_known", "gauge",
+		       "1 when the events of the cause type are traced (its counters are complete), 0 when unknown.");
+	for (int t = 0; t < TS_NR_CAUSE_TYPES; t++) {
+		const char *l[] = { "type", ts_cause_type_name(t), NULL };
+
+		ts_prom_u64(p, "tickstat_cause_type_known", l, s->causes_known >> t & 1);
+	}
+	for (int k = 0; k < 3; k++) {
+		ts_prom_family(p, names[k], "counter", helps[k]);
+		for (int i = 0; i < s->causes.nr; i++) {
+			const struct ts_row *r = &s->causes.row[i];
+			const char *l[] = { "cpu", cpu, "type", ts_cause_type_name(r->bit), "name",
+					    r->caller, NULL };
+
+			if (!(s->causes_known >> r->bit & 1))
+				continue;
+			cpu_label(cpu, sizeof(cpu), r->cpu);
+			if (k == 1)
+				ts_prom_seconds(p, names[k], l, r->v[k]);
+			else
+				ts_prom_u64(p, names[k], l, r->v[k]);
+		}
+	}
+}
+
 static void write_self(const struct ts_series *s, const struct ts_analysis *an,
 		       const struct ts_monitor_self *self, struct ts_prom *p)
 {
@@ -578,13 +667,14 @@ static void write_self(const struct ts_series *s, const struct ts_analysis *an,
 		       "Times the table of command names was emptied to stay bounded.");
 	ts_prom_u64(p, "tickstat_comm_table_resets_total", NULL, s->comm_resets);
 	ts_prom_family(p, "tickstat_series_dropped_total", "counter",
-		       "Named culprit and co-runner series dropped: they gave way to a bigger one, or did not grow for an hour.");
-	ts_prom_u64(p, "tickstat_series_dropped_total", NULL, s->culprits.retired + s->tasks.retired);
+		       "Named culprit, co-runner and cause series dropped: they gave way to a bigger one, or did not grow for an hour.");
+	ts_prom_u64(p, "tickstat_series_dropped_total", NULL,
+		    s->culprits.retired + s->tasks.retired + s->causes.retired);
 }
 
 /*
  * ts_series_write - the whole exposition: the monitor itself, then every
- * reported CPU's counters, culprits and co-runners
+ * reported CPU's counters, culprits, co-runners and causes
  */
 void ts_series_write(const struct ts_series *s, const struct ts_analysis *an,
 		     const struct ts_monitor_self *self, struct ts_prom *p)
@@ -597,4 +687,5 @@ void ts_series_write(const struct ts_series *s, const struct ts_analysis *an,
 	write_cpu_families(an, p);
 	write_culprits(s, p);
 	write_tasks(s, p);
+	write_causes(s, p);
 }

@@ -5,13 +5,14 @@
  * as Prometheus text.
  *
  * Most counters are read straight from the analysis, whose numbers only
- * grow.  Culprits and co-runners are the exception: the analysis keeps
- * them in fixed tables that would fill up over days, so each update moves
- * their counts into series of their own (labelled by command name and
- * kernel function, never by pid) and empties the tables.  A CPU gets at
- * most `top` such series per reason and scope (culprits) or in all
- * (co-runners); a key gets one when it is significant in an interval (a
- * culprit from its first set, a co-runner once it held the tick for 1 ms),
+ * grow.  Culprits, co-runners and causes are the exception: the analysis
+ * keeps them in fixed tables that would fill up over days, so each update
+ * moves their counts into series of their own (labelled by command name,
+ * kernel function or cause name, never by pid) and empties the tables.  A
+ * CPU gets at most `top` such series per reason and scope (culprits), per
+ * cause type (causes) or in all (co-runners); a key gets one when it is
+ * significant in an interval (a culprit from its first set, a cause from
+ * its first entry, a co-runner once it held the tick for 1 ms),
  * the most significant first, while there is room or when the smallest
  * named series did less in its whole life than the key in this interval
  * (that series is then dropped); the rest add to a series labelled
@@ -26,14 +27,15 @@
 #include "analysis.h"
 #include "promtext.h"
 
-/* One culprit or co-runner series. */
+/* One culprit, co-runner or cause series. */
 struct ts_row {
 	int cpu;			/* -1: every CPU (a global dependency) */
-	int bit;			/* culprits: dependency bit; -1 co-runners */
+	int bit;			/* culprits: dependency bit; causes: type; -1 co-runners */
 	int scope;
-	char comm[16];			/* "other" for the rest */
-	char caller[64];
-	uint64_t v[3];			/* culprits: sets, clears; co-runners: run, held, sched ns */
+	char comm[16];			/* "other" for the rest; causes: "" */
+	char caller[64];		/* causes: the cause's name */
+	/* culprits: sets, clears; co-runners: run, held, sched ns; causes: entries, ns, stopped */
+	uint64_t v[3];
 	uint64_t changed;		/* when it last grew (CLOCK_MONOTONIC ns) */
 };
 
@@ -67,6 +69,8 @@ struct ts_series {
 	int online[TS_MAX_CPUS];
 	struct ts_rows culprits;
 	struct ts_rows tasks;
+	struct ts_rows causes;
+	unsigned int causes_known;	/* the cause types the source can tell (a bit each) */
 	uint64_t culprits_dropped;
 	uint64_t comm_resets;
 };

@@ -379,6 +379,8 @@ struct ts_session {
 	int causes;			/* record the causes (--no-causes: 0) */
 	struct task_quota quotas[TS_MAX_QUOTAS];
 	int nr_quotas;
+	struct ts_pidmap quota_map;	/* pid -> quotas[]: O(1) expected per switch */
+	uint64_t quotas_dropped;	/* switches to tasks beyond TS_MAX_QUOTAS: quota unknown */
 	int hrtimer_causes;		/* hrtimer_expire_entry passes the monitored CPUs' */
 	char cpu_filter[1024];		/* "CPU" on the monitored CPUs, FIELD for the field */
 	int marker_fd;
@@ -1052,6 +1054,14 @@ static void name_callers(struct ts_session *ss, uint64_t addr)
 	for (int i = 0; i < an->nr_culprits; i++)
 		if (!named_caller(ss, an->culprits[i].caller))
 			ts_ksym_want(q, an->culprits[i].caller);
+	/* the causes' functions too (the monitor's series name them): one pass for all */
+	for (int c = 0; c < an->nr_cpus; c++)
+		for (int i = 0; an->cpus[c] && i < an->cpus[c]->nr_causes; i++) {
+			const struct ts_cause *k = &an->cpus[c]->causes[i];
+
+			if (k->type <= TS_CAUSE_HRTIMER && !named_caller(ss, k->key))
+				ts_ksym_want(q, k->key);
+		}
 	ts_ksym_scan_file(q, "/proc/kallsyms");
 	if (ss->nr_callers + q->nr > MAX_NAMED_CALLERS)
 		ss->nr_callers = 0;	/* forget them all: they are named again when seen */
@@ -1123,13 +1133,20 @@ static void add_comm(struct ts_analysis *an, int pid)
 static void look_up_quota(struct ts_session *ss, int pid)
 {
 	struct task_quota *q;
+	int i, added;
 
-	for (int k = 0; k < ss->nr_quotas; k++)
-		if (ss->quotas[k].pid == pid)
-			return;
-	if (ss->nr_quotas == TS_MAX_QUOTAS)
+	if (pid <= 0)		/* the idle task has no cgroup */
 		return;
-	q = &ss->quotas[ss->nr_quotas++];
+	i = ts_pidmap_insert(&ss->quota_map, pid, &added);
+	if (i < 0) {
+		/* counted for the end mark and said at the end, never silent */
+		ss->quotas_dropped++;
+		return;
+	}
+	if (!added)
+		return;
+	q = &ss->quotas[i];
+	ss->nr_quotas++;
 	q->pid = pid;
 	q->known = !ts_cgroup_cpu_max("", pid, &q->quota, &q->period);
 }
@@ -1167,6 +1184,11 @@ static void task_seen(void *ctx, int cpu, int pid)
 static void quota_tokens(struct ts_session *ss, struct text *t)
 {
 	look_up_quotas(ss);
+	if (ss->quotas_dropped) {
+		err_msg("warning: more than %d tasks ran on the monitored CPUs: the cgroup quota of the rest is unknown (%llu switches to them)\n",
+			TS_MAX_QUOTAS, (unsigned long long)ss->quotas_dropped);
+		text_add(t, " quotas_dropped=%llu", (unsigned long long)ss->quotas_dropped);
+	}
 	for (int i = 0; i < ss->nr_quotas; i++) {
 		const struct task_quota *q = &ss->quotas[i];
 

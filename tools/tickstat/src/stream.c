@@ -246,6 +246,11 @@ static int mark_token(struct ts_stream *s, char *tok)
 		return ts_parse_u64(v, &n) || n != (uint64_t)s->initial_count ? -1 : 0;
 	} else if (sscanf(tok, "quota.%d", &cpu) == 1) {
 		return quota_token(an, cpu, v);
+	} else if (!strcmp(tok, "quotas_dropped")) {
+		/* switches to tasks past the recorder's table: their quota is unknown */
+		if (ts_parse_u64(v, &n))
+			return -1;
+		an->quotas_dropped += n;
 	} else if (sscanf(tok, "overrun.%d", &cpu) == 1) {
 		if (ts_parse_u64(v, &n))
 			return -1;

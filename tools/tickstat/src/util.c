@@ -352,3 +352,53 @@ int ts_is_boot_id(const char *s)
 	}
 	return 1;
 }
+
+/* The first slot to probe for pid: Fibonacci hashing spreads sequential pids. */
+static unsigned int pidmap_home(int pid)
+{
+	return ((uint32_t)pid * 2654435769u) >> (32 - 10) & (TS_PIDMAP_SLOTS - 1);
+}
+
+_Static_assert(TS_PIDMAP_SLOTS == 1 << 10, "pidmap_home() shifts for 1024 slots");
+
+/* ts_pidmap_find - the index stored for pid, or -1 (O(1) expected) */
+int ts_pidmap_find(const struct ts_pidmap *m, int pid)
+{
+	unsigned int s = pidmap_home(pid);
+
+	if (pid <= 0)
+		return -1;
+	/* at most half full: an empty slot ends every probe sequence */
+	for (;; s = (s + 1) & (TS_PIDMAP_SLOTS - 1)) {
+		if (m->slot[s].pid == pid)
+			return m->slot[s].idx;
+		if (!m->slot[s].pid)
+			return -1;
+	}
+}
+
+/*
+ * ts_pidmap_insert - pid's index: the one stored, or the next free one
+ * (0, 1, 2, ... in order of insertion, *added set).  Returns -1 for a bad
+ * pid or when TS_PIDMAP_MAX pids are in: the caller counts what it drops.
+ */
+int ts_pidmap_insert(struct ts_pidmap *m, int pid, int *added)
+{
+	unsigned int s = pidmap_home(pid);
+
+	*added = 0;
+	if (pid <= 0)
+		return -1;
+	for (;; s = (s + 1) & (TS_PIDMAP_SLOTS - 1)) {
+		if (m->slot[s].pid == pid)
+			return m->slot[s].idx;
+		if (!m->slot[s].pid)
+			break;
+	}
+	if (m->nr == TS_PIDMAP_MAX)
+		return -1;
+	m->slot[s].pid = pid;
+	m->slot[s].idx = m->nr++;
+	*added = 1;
+	return m->slot[s].idx;
+}

@@ -35,6 +35,23 @@ int ts_cpuset_empty(const struct ts_cpuset *set);
 int ts_cpuset_count(const struct ts_cpuset *set);
 int ts_cpuset_max(const struct ts_cpuset *set);
 
+/*
+ * A pid -> index map for a table of at most TS_PIDMAP_MAX entries (the
+ * cgroup quotas of co-runners, looked up at every switch): open addressing
+ * at no more than half load, so a lookup or an insertion probes O(1) slots
+ * expected, where a scan of the table was O(n).  An all-zero map is empty;
+ * pids are > 0.  Entries are never removed.
+ */
+#define TS_PIDMAP_MAX	512
+#define TS_PIDMAP_SLOTS	(2 * TS_PIDMAP_MAX)	/* a power of two */
+struct ts_pidmap {
+	int nr;
+	struct { int pid; int idx; } slot[TS_PIDMAP_SLOTS];
+};
+
+int ts_pidmap_find(const struct ts_pidmap *m, int pid);
+int ts_pidmap_insert(struct ts_pidmap *m, int pid, int *added);
+
 int ts_parse_u64(const char *s, uint64_t *val);
 int ts_parse_dec(const char *s, uint64_t *val);
 int ts_parse_double(const char *s, double *val);

@@ -17,43 +17,7 @@
 #include "analysis.h"
 #include "diagnosis.h"
 #include "unit_run.h"
-
-#define MS	1000000ULL
-#define S	1000000000ULL
-
-static struct ts_analysis an;
-static int task[8];		/* the pid each CPU runs, which every event names */
-
-/* A patched kernel's stream (or a stock one's), every cause type known or none. */
-static void begin(int patched, int causes)
-{
-	memset(task, 0, sizeof(task));
-	ts_analysis_init(&an);
-	an.caps.tick_stop = 1;
-	an.caps.scopes = patched;
-	an.caps.retain = patched;
-	an.caps.restart = patched;
-	an.caps.dep_events = patched;
-	an.caps.sched_switch = 1;
-	an.caps.tick_expiry = 1;
-	if (causes) {
-		an.caps.causes = (1u << TS_NR_CAUSE_TYPES) - 1;
-		an.caps.cause_exits = an.caps.causes;
-		an.caps.queue = 1;
-	}
-	ts_analysis_set_start(&an, 0);
-}
-
-static void feed(const struct ts_event *ev)
-{
-	CU_ASSERT_EQUAL(ts_analysis_event(&an, ev), 0);
-}
-
-static void stop_ok(int cpu, uint64_t ts)
-{
-	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = cpu, .ts = ts, .pid = task[cpu],
-				 .stop = { .success = 1 } });
-}
+#include "unit_stream.h"
 
 /* a refusal for dependency bit in scope, and the restart that follows on a patched kernel */
 static void refuse(int cpu, uint64_t ts, int scope, unsigned int bit)
@@ -69,23 +33,6 @@ static void refuse(int cpu, uint64_t ts, int scope, unsigned int bit)
 		feed(&(struct ts_event){ .kind = TS_EV_TICK_RESTART, .cpu = cpu, .ts = ts,
 					 .pid = task[cpu],
 					 .restart = { .stopped_ns = -1, .cause = TS_RESTART_DEPENDENCY } });
-}
-
-static void retain(int cpu, uint64_t ts, int reason)
-{
-	feed(&(struct ts_event){ .kind = TS_EV_TICK_RETAIN, .cpu = cpu, .ts = ts,
-				 .pid = task[cpu], .retain = { .reason = reason } });
-}
-
-/* a switch from the task the CPU runs to pid, named comm */
-static void sw(int cpu, uint64_t ts, int pid, const char *comm)
-{
-	struct ts_event ev = { .kind = TS_EV_SWITCH, .cpu = cpu, .ts = ts, .pid = task[cpu],
-			       .sw = { .prev_pid = task[cpu], .next_pid = pid } };
-
-	snprintf(ev.sw.next_comm, sizeof(ev.sw.next_comm), "%s", comm);
-	feed(&ev);
-	task[cpu] = pid;
 }
 
 /* a dependency set on cpu by pid at caller (a culprit) */
@@ -141,7 +88,7 @@ static void expect(const struct ts_diagnosis *d, const char *cause, const char *
 /* A CPU that stayed tickless: nothing to change; what interrupted it, if causes were recorded. */
 static void test_tickless(void)
 {
-	begin(1, 0);
+	stream_start(0, 1, 0);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	task[1] = 100;
 	stop_ok(1, 1 * MS);
@@ -151,7 +98,7 @@ static void test_tickless(void)
 	ts_analysis_free(&an);
 
 	/* causes recorded, none while tickless: nothing more to say */
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	stop_ok(1, 1 * MS);
 	expect(diagnose(1, 1 * S), "TICKLESS", "diag-tickless",
@@ -159,7 +106,7 @@ static void test_tickless(void)
 	ts_analysis_free(&an);
 
 	/* the tick ran 0.5%: still tickless (below 1%) */
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_RUNNING, TS_IDLE_BUSY);
 	stop_ok(1, 5 * MS);
 	expect(diagnose(1, 1 * S), "TICKLESS", "diag-tickless",
@@ -173,7 +120,7 @@ static void test_tickless(void)
  */
 static void test_interrupted(void)
 {
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	task[1] = 100;
 	stop_ok(1, 1 * MS);			/* the tick is known stopped from here */
@@ -189,7 +136,7 @@ static void test_interrupted(void)
 	ts_analysis_free(&an);
 
 	/* an hrtimer whose function has a known remedy: the watchdog */
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_caller_set(&an, 0xb00, "watchdog_timer_fn");
 	stop_ok(1, 1 * MS);
@@ -203,7 +150,7 @@ static void test_interrupted(void)
 	ts_analysis_free(&an);
 
 	/* perf rotation: its hrtimer interrupts a CPU that looks tickless (a symbol with an offset) */
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_caller_set(&an, 0xb00, "perf_mux_hrtimer_handler+0x0");
 	stop_ok(1, 1 * MS);
@@ -216,7 +163,7 @@ static void test_interrupted(void)
 	ts_analysis_free(&an);
 
 	/* a function whose name only starts like a known one has its type's remedy */
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_caller_set(&an, 0xb00, "watchdog_timer_fn_other");
 	stop_ok(1, 1 * MS);
@@ -228,7 +175,7 @@ static void test_interrupted(void)
 	ts_analysis_free(&an);
 
 	/* a softirq alone is named; a timer and work are named by their function */
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	stop_ok(1, 1 * MS);
 	cause_once(1, 100 * MS, TS_CAUSE_SOFTIRQ, 9);
@@ -237,7 +184,7 @@ static void test_interrupted(void)
 	       "tickless: move the IRQs and timers that raise it off the CPU");
 	ts_analysis_free(&an);
 
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_caller_set(&an, 0xd00, "vmstat_update");
 	stop_ok(1, 1 * MS);
@@ -250,7 +197,7 @@ static void test_interrupted(void)
 	ts_analysis_free(&an);
 
 	/* causes that found the tick running do not count as interruptions */
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_RUNNING, TS_IDLE_BUSY);
 	cause_once(1, 1 * MS, TS_CAUSE_IRQ, 4);
 	stop_ok(1, 2 * MS);
@@ -262,7 +209,7 @@ static void test_interrupted(void)
 /* The data cannot tell: an empty window, lost events, no start state. */
 static void test_unknown(void)
 {
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	expect(diagnose(1, 0), "UNKNOWN", "diag-unknown",
 	       "CPU 1: the window is empty; the data cannot tell: record for longer, or widen "
@@ -270,7 +217,7 @@ static void test_unknown(void)
 	ts_analysis_free(&an);
 
 	/* a gap of lost events: unknown until the next state */
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	task[1] = 100;
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 1, .ts = 600 * MS,
@@ -282,7 +229,7 @@ static void test_unknown(void)
 	ts_analysis_free(&an);
 
 	/* a trace.dat: no start state, and tick interrupts tell no tick state */
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	task[1] = 100;
 	for (uint64_t t = 4 * MS; t < 1 * S; t += 4 * MS)
 		feed(&(struct ts_event){ .kind = TS_EV_TICK, .cpu = 1, .ts = t, .pid = 100 });
@@ -292,7 +239,7 @@ static void test_unknown(void)
 	ts_analysis_free(&an);
 
 	/* a recording whose start snapshot did not cover the CPU */
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_snapshot(&an, 1);
 	for (uint64_t t = 4 * MS; t < 1 * S; t += 4 * MS)
 		feed(&(struct ts_event){ .kind = TS_EV_TICK, .cpu = 1, .ts = t, .pid = 100 });
@@ -302,11 +249,11 @@ static void test_unknown(void)
 	ts_analysis_free(&an);
 
 	/* up to 10% unknown is still enough to tell; the lost events are said */
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	task[1] = 100;
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	stop_ok(1, 1 * MS);
-	sw(1, 790 * MS, 100, "app");		/* the gap starts at the last event */
+	switch_to(1, 790 * MS, 100, "app");		/* the gap starts at the last event */
 	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 1, .ts = 800 * MS,
 				 .lost = { .count = 3 } });
 	stop_ok(1, 885 * MS);
@@ -318,10 +265,10 @@ static void test_unknown(void)
 /* A CPU outside nohz_full ticks while busy by design. */
 static void test_not_nohz_full(void)
 {
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_nohz_full(&an, 0, 0);
-	sw(0, 0, 7, "app");
-	sw(0, 400 * MS, 0, "swapper/0");
+	switch_to(0, 0, 7, "app");
+	switch_to(0, 400 * MS, 0, "swapper/0");
 	stop_ok(0, 401 * MS);
 	expect(diagnose(0, 1 * S), "NOT_NOHZ_FULL", "reason-not-nohz-full",
 	       "CPU 0: tick ran 40.1% of the window; NOT_NOHZ_FULL: not in nohz_full=: its tick "
@@ -333,19 +280,19 @@ static void test_not_nohz_full(void)
 /* SCHED with co-runners held 40% of the window from 100 ms on */
 static void sched_two(int third, int rr)
 {
-	begin(1, 0);
+	stream_start(0, 1, 0);
 	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_comm_set(&an, 100, "spin");
 	task[2] = 100;
 	if (rr)
 		dep_set(2, 99 * MS, 2, TS_SCOPE_CPU, 2, 200, 0xa00);
 	refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
-	sw(2, 300 * MS, 200, "spin");		/* 100 ran 200 ms, 200 150 ms */
+	switch_to(2, 300 * MS, 200, "spin");		/* 100 ran 200 ms, 200 150 ms */
 	if (third) {
-		sw(2, 450 * MS, 300, "other");
-		sw(2, 460 * MS, 100, "spin");
+		switch_to(2, 450 * MS, 300, "other");
+		switch_to(2, 460 * MS, 100, "spin");
 	} else {
-		sw(2, 450 * MS, 100, "spin");
+		switch_to(2, 450 * MS, 100, "spin");
 	}
 	refuse(2, 450 * MS, TS_SCOPE_CPU, 2);
 	stop_ok(2, 500 * MS);
@@ -357,16 +304,16 @@ static void sched_two(int third, int rr)
  */
 static void test_shares_of_known(void)
 {
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_comm_set(&an, 100, "spin");
 	task[2] = 100;
 	stop_ok(2, 1 * MS);
 	refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
-	sw(2, 200 * MS, 200, "spin");
-	sw(2, 300 * MS, 100, "spin");
+	switch_to(2, 200 * MS, 200, "spin");
+	switch_to(2, 300 * MS, 100, "spin");
 	stop_ok(2, 400 * MS);
-	sw(2, 500 * MS, 100, "spin");
+	switch_to(2, 500 * MS, 100, "spin");
 	CU_ASSERT_EQUAL(ts_analysis_bad_page(&an, 2), 0);	/* unknown from 500 ms */
 	stop_ok(2, 550 * MS);
 	expect(diagnose(2, 1 * S), "SCHED", "reason-sched",
@@ -400,7 +347,7 @@ static void test_sched_co_runners(void)
 /* SCHED with a kworker: the work it ran when work causes are known, else how to learn it. */
 static void sched_kworker(int causes)
 {
-	begin(1, causes);
+	stream_start(0, 1, causes);
 	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_comm_set(&an, 100, "app");
 	ts_comm_set(&an, 12, "kworker/0:1");
@@ -409,10 +356,10 @@ static void sched_kworker(int causes)
 	refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
 	feed(&(struct ts_event){ .kind = TS_EV_QUEUE, .cpu = 0, .ts = 105 * MS, .pid = 12,
 				 .queue = { .function = 0xf00, .target = 2 } });
-	sw(2, 110 * MS, 48, "kworker/2:1");
+	switch_to(2, 110 * MS, 48, "kworker/2:1");
 	if (causes)
 		cause_once(2, 111 * MS, TS_CAUSE_WORK, 0xf00);
-	sw(2, 115 * MS, 100, "app");
+	switch_to(2, 115 * MS, 100, "app");
 	stop_ok(2, 200 * MS);
 }
 
@@ -435,7 +382,7 @@ static void test_sched_kworker(void)
 /* SCHED with one task: unexplained, what checks it; DEADLINE: by design. */
 static void test_sched_alone(void)
 {
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_comm_set(&an, 100, "app");
 	task[2] = 100;
@@ -448,7 +395,7 @@ static void test_sched_alone(void)
 	ts_analysis_free(&an);
 
 	/* a stock kernel: the scheduling class is unknown too */
-	begin(0, 1);
+	stream_start(0, 0, 1);
 	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_comm_set(&an, 100, "app");
 	task[2] = 100;
@@ -491,7 +438,7 @@ static void test_sched_alone(void)
 		};
 		char want[512];
 
-		begin(1, 1);
+		stream_start(0, 1, 1);
 		ts_analysis_set_kernel(&an, cases[k].kernel);
 		ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 		ts_comm_set(&an, 100, "app");
@@ -507,15 +454,15 @@ static void test_sched_alone(void)
 	}
 
 	/* a kworker passing by while the task under a quota held SCHED: the quota still */
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_kernel(&an, "6.12.57+deb13-amd64");
 	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_comm_set(&an, 100, "app");
 	CU_ASSERT_EQUAL(ts_analysis_set_quota(&an, 100, 50000, 100000), 0);
 	task[2] = 100;
 	refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
-	sw(2, 150 * MS, 50, "kworker/2:1");
-	sw(2, 151 * MS, 100, "app");
+	switch_to(2, 150 * MS, 50, "kworker/2:1");
+	switch_to(2, 151 * MS, 100, "app");
 	stop_ok(2, 300 * MS);
 	expect(diagnose(2, 1 * S), "SCHED", "cgroup-cpu-quota",
 	       "CPU 2: tick ran 20.0% of the window; SCHED (20.0%): app(100) ran alone under a "
@@ -523,7 +470,7 @@ static void test_sched_alone(void)
 	       "the quota on isolated CPUs (echo max > its cgroup's cpu.max)");
 	ts_analysis_free(&an);
 
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	task[2] = 100;
 	dep_set(2, 99 * MS, 2, TS_SCOPE_CPU, 1, 100, 0xa00);
@@ -539,7 +486,7 @@ static void test_sched_alone(void)
 /* POSIX_TIMER: its culprit on a patched kernel; what would name it on a stock one. */
 static void test_posix_timer(void)
 {
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 3, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_comm_set(&an, 94, "cputimer");
 	ts_caller_set(&an, 0xc00, "set_cpu_itimer+0x122");
@@ -553,7 +500,7 @@ static void test_posix_timer(void)
 	       "(setitimer ITIMER_PROF/VIRTUAL, timer_create on CPU clocks)");
 	ts_analysis_free(&an);
 
-	begin(0, 1);
+	stream_start(0, 0, 1);
 	ts_analysis_set_initial(&an, 3, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	task[3] = 94;
 	refuse(3, 100 * MS, TS_SCOPE_UNKNOWN, 0);
@@ -565,7 +512,7 @@ static void test_posix_timer(void)
 	ts_analysis_free(&an);
 
 	/* probes that could not see the dependencies: only the patched kernel would */
-	begin(0, 1);
+	stream_start(0, 0, 1);
 	an.caps.probes.used = 1;
 	ts_analysis_set_initial(&an, 3, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	refuse(3, 100 * MS, TS_SCOPE_UNKNOWN, 0);
@@ -575,7 +522,7 @@ static void test_posix_timer(void)
 	ts_analysis_free(&an);
 
 	/* the dependency events are there, but it was set before the window */
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 3, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	refuse(3, 100 * MS, TS_SCOPE_PROCESS, 0);
 	stop_ok(3, 400 * MS);
@@ -587,7 +534,7 @@ static void test_posix_timer(void)
 /* The other dependencies: their meaning and remedy; a global culprit counts for every CPU. */
 static void test_dependencies(void)
 {
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_comm_set(&an, 50, "perf");
 	dep_set(0, 99 * MS, 1, TS_SCOPE_GLOBAL, 0, 50, 0);
@@ -603,7 +550,7 @@ static void test_dependencies(void)
 /* TIMER_DUE names the timer that ran while the tick did, when timers are known. */
 static void test_timer_due(void)
 {
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_RUNNING, TS_IDLE_IDLE);
 	ts_caller_set(&an, 0xe00, "mydrv_poll");
 	retain(1, 0, 1);
@@ -621,7 +568,7 @@ static void test_timer_due(void)
 /* UNREPORTED: normal after idle exit; a stock kernel could learn more. */
 static void test_unreported(void)
 {
-	begin(0, 1);
+	stream_start(0, 0, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_RUNNING, TS_IDLE_BUSY);
 	stop_ok(1, 100 * MS);
 	expect(diagnose(1, 1 * S), "UNREPORTED", "reason-unreported",
@@ -629,7 +576,7 @@ static void test_unreported(void)
 	       "decision said why; --probes or the patched kernel would name the reason");
 	ts_analysis_free(&an);
 
-	begin(1, 1);
+	stream_start(0, 1, 1);
 	ts_analysis_set_initial(&an, 1, TS_TICK_RUNNING, TS_IDLE_BUSY);
 	stop_ok(1, 100 * MS);
 	expect(diagnose(1, 1 * S), "UNREPORTED", "reason-unreported",
@@ -675,7 +622,7 @@ static void test_never_empty(void)
 		for (int causes = 0; causes <= 1; causes++) {
 			for (unsigned int bit = 0; bit <= TS_DEP_BITS; bit++)
 				for (int scope = 0; scope < TS_NR_SCOPES; scope++) {
-					begin(patched, causes);
+					stream_start(0, patched, causes);
 					ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 					task[1] = 100;
 					refuse(1, 100 * MS, scope, bit);
@@ -686,7 +633,7 @@ static void test_never_empty(void)
 			for (int r = 1; r <= ts_retain_numbered_min() + 1; r++) {
 				int reason = r > ts_retain_numbered_min() ? TS_RETAIN_IDLE_REFUSED : r;
 
-				begin(patched, causes);
+				stream_start(0, patched, causes);
 				ts_analysis_set_initial(&an, 1, TS_TICK_RUNNING, TS_IDLE_IDLE);
 				retain(1, 0, reason);
 				snprintf(name, sizeof(name), "%s", ts_retain_name(reason));
@@ -694,11 +641,11 @@ static void test_never_empty(void)
 				ts_analysis_free(&an);
 				n++;
 			}
-			begin(patched, causes);
+			stream_start(0, patched, causes);
 			ts_analysis_set_initial(&an, 1, TS_TICK_RUNNING, TS_IDLE_BUSY);
 			expect_whole(diagnose(1, 1 * S), 1, "UNREPORTED");
 			ts_analysis_free(&an);
-			begin(patched, causes);
+			stream_start(0, patched, causes);
 			ts_analysis_set_nohz_full(&an, 1, 0);
 			ts_analysis_set_initial(&an, 1, TS_TICK_RUNNING, TS_IDLE_BUSY);
 			expect_whole(diagnose(1, 1 * S), 1, "NOT_NOHZ_FULL");
@@ -736,15 +683,15 @@ static void test_outputs(void)
 {
 	char *got;
 
-	begin(1, 0);
+	stream_start(0, 1, 0);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_comm_set(&an, 100, "a\nb");
 	ts_comm_set(&an, 200, "caf\xc3\xa9");
 	task[2] = 100;
 	refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
-	sw(2, 300 * MS, 200, "caf\xc3\xa9");
-	sw(2, 450 * MS, 100, "a\nb");
+	switch_to(2, 300 * MS, 200, "caf\xc3\xa9");
+	switch_to(2, 450 * MS, 100, "a\nb");
 	stop_ok(2, 500 * MS);
 	stop_ok(1, 1 * MS);
 	ts_analysis_finish(&an, 1 * S);

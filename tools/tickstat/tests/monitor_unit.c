@@ -25,9 +25,7 @@
 #include "promtext.h"
 #include "series.h"
 #include "unit_run.h"
-
-#define MS	1000000ULL
-#define S	1000000000ULL
+#include "unit_stream.h"
 
 /* ---- exposition format ---- */
 
@@ -63,17 +61,14 @@ static void test_prom_format(void)
 
 /* ---- the series on synthetic streams ---- */
 
-static struct ts_analysis an;
 static struct ts_series ser;
 
+/* a patched kernel's stream (unit_stream.c) on monitored CPUs 1 and 2 */
 static void start(int top)
 {
-	ts_analysis_init(&an);
-	an.caps.tick_stop = an.caps.scopes = an.caps.retain = an.caps.restart = 1;
-	an.caps.dep_events = an.caps.sched_switch = an.caps.tick_expiry = 1;
+	stream_start(0, 1, 0);
 	ts_analysis_monitor(&an, 1);
 	ts_analysis_monitor(&an, 2);
-	ts_analysis_set_start(&an, 0);
 	ts_series_init(&ser, top);
 }
 
@@ -81,11 +76,6 @@ static void finish(void)
 {
 	ts_series_free(&ser);
 	ts_analysis_free(&an);
-}
-
-static void feed(const struct ts_event *ev)
-{
-	CU_ASSERT_EQUAL(ts_analysis_event(&an, ev), 0);
 }
 
 static void sw(int cpu, uint64_t ts, int prev_pid, int next_pid)
@@ -98,7 +88,7 @@ static void sw(int cpu, uint64_t ts, int prev_pid, int next_pid)
 	feed(&ev);
 }
 
-static void stop_ok(int cpu, uint64_t ts, int pid)
+static void stop_in(int cpu, uint64_t ts, int pid)
 {
 	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = cpu, .ts = ts, .pid = pid,
 				 .stop = { .success = 1 } });
@@ -171,7 +161,7 @@ static void test_series_counters(void)
 {
 	start(5);
 	sw(1, 0, 0, 100);
-	stop_ok(1, 100 * MS, 100);		/* the tick ran before: 0.1 s busy running */
+	stop_in(1, 100 * MS, 100);		/* the tick ran before: 0.1 s busy running */
 	update(1 * S);
 	CU_ASSERT_DOUBLE_EQUAL(value_of(BUSY_STOPPED), 0.9, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(value_of(RATIO), 0.9, 1e-9);
@@ -180,7 +170,7 @@ static void test_series_counters(void)
 	sw(1, 1500 * MS, 100, 200);
 	stop_sched(1, 1500 * MS, 200);
 	sw(1, 2 * S, 200, 100);
-	stop_ok(1, 2 * S, 100);
+	stop_in(1, 2 * S, 100);
 	update(2 * S);
 	CU_ASSERT_DOUBLE_EQUAL(value_of(BUSY_STOPPED), 1.4, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(value_of(BUSY_RUNNING), 0.6, 1e-9);
@@ -203,6 +193,88 @@ static void test_series_counters(void)
 	sw(1, 3 * S, 100, 0);
 	update(4 * S);
 	CU_ASSERT_EQUAL(value_of(RATIO), -1);
+	finish();
+}
+
+/* a cause's entry (exit 0) or exit (1) on cpu, in task 100; IRQs named devKEY */
+static void cause_ev(int cpu, uint64_t ts, int type, int exit, uint64_t key)
+{
+	struct ts_event ev = { .kind = TS_EV_CAUSE, .cpu = cpu, .ts = ts, .pid = 100,
+			       .cause = { .type = type, .exit = exit, .key = key, .inst = key } };
+
+	if (type == TS_CAUSE_IRQ)
+		snprintf(ev.cause.name, sizeof(ev.cause.name), "dev%llu", (unsigned long long)key);
+	feed(&ev);
+}
+
+#define CAUSE(name, labels)	"tickstat_cause_" name "{cpu=\"1\"," labels "} "
+
+/*
+ * Causes: by CPU, type and name, at most top named per CPU and type (the
+ * first, most entries first), the rest in "other"; the analysis' table
+ * emptied every interval, a cause open across an update timed in its own
+ * series; no series for an unwatched CPU; a type the source cannot tell
+ * has no series and says unknown.
+ */
+static void test_series_causes(void)
+{
+	start(3);
+	an.caps.causes = (1u << TS_NR_CAUSE_TYPES) - 1;
+	an.caps.cause_exits = an.caps.causes;
+	sw(1, 0, 0, 100);
+	stop_in(1, 100 * MS, 100);
+	/* hrtimer functions 0x3000 + k, k + 1 entries each, 10 us long */
+	for (int k = 0; k < 5; k++)
+		for (int n = 0; n <= k; n++) {
+			uint64_t t = 200 * MS + k * 10 * MS + n * MS;
+
+			cause_ev(1, t, TS_CAUSE_HRTIMER, 0, 0x3000 + k);
+			cause_ev(1, t + 10000, TS_CAUSE_HRTIMER, 1, 0x3000 + k);
+		}
+	cause_ev(1, 400 * MS, TS_CAUSE_HRTIMER, 0, 0x1000);	/* named by the symbol fn */
+	cause_ev(1, 400 * MS + 5000, TS_CAUSE_HRTIMER, 1, 0x1000);
+	cause_ev(3, 400 * MS, TS_CAUSE_IRQ, 0, 9);		/* CPU 3: not monitored */
+	cause_ev(1, 990 * MS, TS_CAUSE_IRQ, 0, 4);		/* exits after the update */
+	update(1 * S);
+	/* the open IRQ keeps its entry, counted 0 */
+	CU_ASSERT_EQUAL(an.cpus[1]->nr_causes, 1);
+	CU_ASSERT_EQUAL(an.cpus[1]->causes[0].count, 0);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"hrtimer\",name=\"0x3004\"")),
+			       5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"hrtimer\",name=\"0x3003\"")),
+			       4, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"hrtimer\",name=\"0x3002\"")),
+			       3, 1e-9);
+	/* 0x3001 (2), 0x3000 (1) and wake_up_new_task (1): past the top 3 */
+	CU_ASSERT_EQUAL(value_of(CAUSE("events_total", "type=\"hrtimer\",name=\"0x3001\"")), -1);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"hrtimer\",name=\"other\"")),
+			       4, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("seconds_total", "type=\"hrtimer\",name=\"other\"")),
+			       35e-6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("while_stopped_total",
+					      "type=\"hrtimer\",name=\"0x3004\"")), 5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"irq\",name=\"4 dev4\"")),
+			       1, 1e-9);
+	CU_ASSERT_EQUAL(value_of(CAUSE("seconds_total", "type=\"irq\",name=\"4 dev4\"")), 0);
+	CU_ASSERT_EQUAL(value_of("tickstat_cause_events_total{cpu=\"3\""), -1);
+	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_cause_type_known{type=\"work\"} "), 1, 1e-9);
+	/* the IRQ's exit in the next interval; a named function returns */
+	cause_ev(1, 1 * S + 20000, TS_CAUSE_IRQ, 1, 4);
+	cause_ev(1, 1100 * MS, TS_CAUSE_HRTIMER, 0, 0x3004);
+	cause_ev(1, 1100 * MS + 10000, TS_CAUSE_HRTIMER, 1, 0x3004);
+	update(2 * S);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"irq\",name=\"4 dev4\"")),
+			       1, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("seconds_total", "type=\"irq\",name=\"4 dev4\"")),
+			       10.02e-3, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"hrtimer\",name=\"0x3004\"")),
+			       6, 1e-9);
+	CU_ASSERT_EQUAL(ser.causes.nr, 5);		/* three named hrtimers, other, the IRQ */
+	CU_ASSERT_EQUAL(an.cpus[1]->nr_causes, 0);
+	/* a source without the work events: unknown, no series */
+	an.caps.causes &= ~(1u << TS_CAUSE_WORK);
+	update(3 * S);
+	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_cause_type_known{type=\"work\"} "), 0, 1e-9);
 	finish();
 }
 
@@ -300,7 +372,7 @@ static void test_series_monotonic(void)
 		int r = rand() % 6, pid = 100 + rand() % 8;
 
 		if (r == 0)
-			stop_ok(1 + step % 2, t, pid);
+			stop_in(1 + step % 2, t, pid);
 		else if (r == 1)
 			stop_sched(1 + step % 2, t, pid);
 		else if (r == 2)
@@ -349,7 +421,7 @@ static void test_offline(void)
 	struct ts_cpu *c;
 
 	start(5);
-	stop_ok(2, 100 * MS, 0);
+	stop_in(2, 100 * MS, 0);
 	sw(2, 100 * MS, 100, 0);
 	update(1 * S);
 	ts_analysis_offline(&an, 2, 1 * S);
@@ -363,7 +435,7 @@ static void test_offline(void)
 	CU_ASSERT_EQUAL(c->lost_events + c->lost_unknown, 0);
 	/* back online: its events set the state again */
 	sw(2, 3500 * MS, 0, 0);
-	stop_ok(2, 3500 * MS, 0);
+	stop_in(2, 3500 * MS, 0);
 	update(4 * S);
 	CU_ASSERT_EQUAL(c->time[TS_TICK_STOPPED][TS_IDLE_IDLE], 1400 * MS);
 	CU_ASSERT_EQUAL(c->time[TS_TICK_UNKNOWN][TS_IDLE_UNKNOWN], 2500 * MS);
@@ -388,7 +460,7 @@ static void late_commit(int holding)
 		if (holding)
 			CU_ASSERT_EQUAL(ts_analysis_hold(&an, charge_to), 0);
 		if (poll == 250 * MS) {		/* what the first drain reads */
-			stop_ok(2, 100 * MS, 0);
+			stop_in(2, 100 * MS, 0);
 			sw(2, 100 * MS, 100, 0);
 		}
 		if (poll == 1250 * MS) {	/* the late one, and one after it */
@@ -431,7 +503,7 @@ static void test_hold_order(void)
 
 	start(5);
 	CU_ASSERT_EQUAL(ts_analysis_hold(&an, 100 * MS), 0);
-	stop_ok(1, 90 * MS, 0);			/* in: not newer */
+	stop_in(1, 90 * MS, 0);			/* in: not newer */
 	sw(1, 150 * MS, 0, 300);		/* held */
 	feed(&lost);				/* older, but behind the held switch */
 	sw(2, 120 * MS, 0, 400);		/* held */
@@ -616,6 +688,7 @@ int main(void)
 		{ "prom: text format, escaping, exact seconds", test_prom_format },
 		{ "series: counters and the interval's ratio", test_series_counters },
 		{ "series: label sets bounded, tables emptied", test_series_bounded },
+		{ "series: causes by CPU, type and name, bounded", test_series_causes },
 		{ "series: no counter ever goes down", test_series_monotonic },
 		{ "state: a CPU offline is unknown, nothing lost", test_offline },
 		{ "hold: a late commit counts from its own time", test_hold_late_commit },

@@ -12,25 +12,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CUnit/Basic.h>
 
 #include "analysis.h"
+#include "cgroup.h"
 #include "check.h"
 #include "decode.h"
 #include "docrec.h"
 #include "format.h"
 #include "metrics.h"
+#include "output.h"
 #include "ksym.h"
 #include "stream.h"
 #include "tracedat.h"
 #include "util.h"
 #include "unit_run.h"
+#include "unit_stream.h"
 #include "unit_formats.h"
-
-#define MS	1000000ULL
-#define S	1000000000ULL
 
 static const char *fixtures;
 
@@ -320,6 +321,155 @@ static void test_decode_causes(void)
 	tep_free(tep);
 }
 
+/*
+ * The decoder's table of event ids: a record of no interest is 0 (not a
+ * bad record, even when short for every format), an event in the table
+ * decodes, and an event whose id no kernel has (past 16 bits, a crafted
+ * file) is not taken for the one it names: that cause is unknown, not
+ * routed by a compare.
+ */
+static void test_decode_routes(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	unsigned char other[8] = { 77 }, irq[24] = { 50 };
+	struct tep_record rec = { .ts = 1000, .cpu = 3 };
+	struct ts_decoder d = { 0 };
+	struct ts_event ev;
+	struct ts_caps caps;
+	char wide[1024];
+	int n;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
+	CU_ASSERT_EQUAL_FATAL(tep_parse_event(tep, tick_stop_fmt, strlen(tick_stop_fmt), "timer"), 0);
+	parse_clean(tep, irq_entry_fmt, "irq");
+	snprintf(wide, sizeof(wide), "name: workqueue_execute_start\nID: 70000\n%s",
+		 strstr(work_start_fmt, "format:"));
+	parse_clean(tep, wide, "workqueue");
+	CU_ASSERT_EQUAL_FATAL(ts_decoder_init(&d, tep, &caps), 0);
+	CU_ASSERT_EQUAL(caps.causes, 1u << TS_CAUSE_IRQ);	/* the wide id: unknown */
+
+	rec.data = other;
+	rec.size = sizeof(other);
+	CU_ASSERT_EQUAL(ts_decode(&d, &rec, &ev), 0);
+	CU_ASSERT_EQUAL(d.bad_records, 0);
+	n = 4;
+	memcpy(irq + 8, &n, 4);
+	n = 16 | 6 << 16;
+	memcpy(irq + 12, &n, 4);
+	memcpy(irq + 16, "ttyS0", 6);
+	rec.data = irq;
+	rec.size = sizeof(irq);
+	CU_ASSERT_EQUAL(ts_decode(&d, &rec, &ev), 1);
+	CU_ASSERT_EQUAL(ev.kind, TS_EV_CAUSE);
+	CU_ASSERT_EQUAL(ev.cause.type, TS_CAUSE_IRQ);
+	rec.size = 12;			/* short for irq_handler_entry: bad */
+	CU_ASSERT_EQUAL(ts_decode(&d, &rec, &ev), -1);
+	CU_ASSERT_EQUAL(d.bad_records, 1);
+	tep_free(tep);
+}
+
+/* Write text to root/rel, making the directories on the way. */
+static void put_file(const char *root, const char *rel, const char *text)
+{
+	char path[512], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A test's reader for cgroup.c: a file under the root ctx names. */
+static int read_in_root(void *ctx, const char *file, char *buf, size_t len)
+{
+	char path[512];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", (const char *)ctx, file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return (int)n;
+}
+
+/*
+ * The one cpu.max reader (the recorder's and the audit's): the innermost
+ * quota on the task's path, "max" and malformed levels passed over, the
+ * root cgroup never read, a task without cgroup v2 or gone unknown, and a
+ * host without cgroup v2 mounted unknown to the recorder.
+ */
+static void test_cgroup_cpu_max(void)
+{
+	char root[] = "/tmp/tickstat-cgroup-XXXXXX";
+	static const struct {
+		int pid;
+		int ret;
+		int64_t quota;
+		uint64_t period;
+	} cases[] = {
+		{ 10, 0, 50000, 100000 },	/* /a/b is max, /a has the quota */
+		{ 11, 0, -1, 0 },		/* max all the way up */
+		{ 12, -1, 0, 0 },		/* cgroup v1 only */
+		{ 13, -1, 0, 0 },		/* gone */
+		{ 14, 0, 50000, 100000 },	/* /a/bad is malformed: /a's */
+		{ 15, 0, 20000, 50000 },	/* its own group's, with the file's newline */
+		{ 16, 0, -1, 0 },		/* in the root cgroup, whose cpu.max is ignored */
+	};
+	struct ts_cpu_max m;
+	int64_t quota;
+	uint64_t period;
+	char cmd[64];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(root));
+	put_file(root, "/proc/10/cgroup", "1:name=systemd:/x\n0::/a/b\n");
+	put_file(root, "/proc/11/cgroup", "0::/c\n");
+	put_file(root, "/proc/12/cgroup", "1:cpu:/x\n");
+	put_file(root, "/proc/14/cgroup", "0::/a/bad\n");
+	put_file(root, "/proc/15/cgroup", "0::/d\n");
+	put_file(root, "/proc/16/cgroup", "0::/\n");
+	put_file(root, "/sys/fs/cgroup/cpu.max", "1000 100000\n");
+	put_file(root, "/sys/fs/cgroup/a/cpu.max", "50000 100000\n");
+	put_file(root, "/sys/fs/cgroup/a/b/cpu.max", "max 100000\n");
+	put_file(root, "/sys/fs/cgroup/a/bad/cpu.max", "garbage\n");
+	put_file(root, "/sys/fs/cgroup/c/cpu.max", "max 100000\n");
+	put_file(root, "/sys/fs/cgroup/d/cpu.max", "20000 50000\n");
+	/* without cgroup v2 mounted (no cgroup.controllers): unknown */
+	CU_ASSERT_EQUAL(ts_cgroup_cpu_max(root, 10, &quota, &period), -1);
+	put_file(root, "/sys/fs/cgroup/cgroup.controllers", "cpu memory\n");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		quota = 7;
+		period = 7;
+		CU_ASSERT_EQUAL(ts_cgroup_cpu_max(root, cases[i].pid, &quota, &period),
+				cases[i].ret);
+		if (cases[i].ret)
+			continue;
+		CU_ASSERT_EQUAL(quota, cases[i].quota);
+		CU_ASSERT_EQUAL(period, cases[i].period);
+	}
+	/* where it was read, for the audit's evidence: named as on the system */
+	CU_ASSERT_EQUAL(ts_cgroup_find_cpu_max("/proc/10/cgroup", read_in_root, root, &m), 1);
+	CU_ASSERT_STRING_EQUAL(m.cgroup, "/a");
+	CU_ASSERT_STRING_EQUAL(m.file, "/sys/fs/cgroup/a/cpu.max");
+	CU_ASSERT_STRING_EQUAL(m.value, "50000 100000");
+	CU_ASSERT_EQUAL(ts_cgroup_find_cpu_max("/proc/11/cgroup", read_in_root, root, &m), 0);
+	CU_ASSERT_EQUAL(m.quota_us, -1);
+	CU_ASSERT_STRING_EQUAL(m.file, "");
+	CU_ASSERT_EQUAL(ts_cgroup_find_cpu_max("/proc/13/cgroup", read_in_root, root, &m), -1);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 /* ---- histogram ---- */
 
 static void test_hist_exact_small(void)
@@ -485,34 +635,6 @@ static void test_json_pretty(void)
 
 /* ---- the state machine on synthetic streams ---- */
 
-static struct ts_analysis an;
-static int task[8];		/* the pid each CPU runs, which every event names */
-
-static void start(uint64_t at, int patched)
-{
-	memset(task, 0, sizeof(task));
-	ts_analysis_init(&an);
-	an.caps.tick_stop = 1;
-	an.caps.scopes = patched;
-	an.caps.retain = patched;
-	an.caps.restart = patched;
-	an.caps.dep_events = patched;
-	an.caps.sched_switch = 1;
-	an.caps.tick_expiry = 1;
-	ts_analysis_set_start(&an, at);
-}
-
-static void feed(const struct ts_event *ev)
-{
-	CU_ASSERT_EQUAL(ts_analysis_event(&an, ev), 0);
-}
-
-static void stop_ok(int cpu, uint64_t ts)
-{
-	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = cpu, .ts = ts, .pid = task[cpu],
-				 .stop = { .success = 1 } });
-}
-
 /* a refusal: SCHED at CPU scope (patched) or as 6.1 reports it */
 static void stop_sched(int cpu, uint64_t ts)
 {
@@ -531,23 +653,6 @@ static void restart(int cpu, uint64_t ts, int cause)
 static void tick(int cpu, uint64_t ts)
 {
 	feed(&(struct ts_event){ .kind = TS_EV_TICK, .cpu = cpu, .ts = ts, .pid = task[cpu] });
-}
-
-static void retain(int cpu, uint64_t ts, int reason)
-{
-	feed(&(struct ts_event){ .kind = TS_EV_TICK_RETAIN, .cpu = cpu, .ts = ts,
-				 .pid = task[cpu], .retain = { .reason = reason } });
-}
-
-/* a switch from the task the CPU runs (task[cpu]) to next_pid */
-static void sw(int cpu, uint64_t ts, int next_pid)
-{
-	struct ts_event ev = { .kind = TS_EV_SWITCH, .cpu = cpu, .ts = ts, .pid = task[cpu],
-			       .sw = { .prev_pid = task[cpu], .next_pid = next_pid } };
-
-	snprintf(ev.sw.next_comm, sizeof(ev.sw.next_comm), "task%d", next_pid);
-	feed(&ev);
-	task[cpu] = next_pid;
 }
 
 static const struct ts_reason *find(const struct ts_cpu *c, const char *name)
@@ -573,8 +678,8 @@ static void test_patched_two_tasks(void)
 	struct ts_metrics m;
 	struct ts_cpu *c;
 
-	start(0, 1);
-	sw(1, 0, 100);				/* busy from 0 */
+	stream_start(0, 1, 0);
+	switch_to(1, 0, 100, NULL);				/* busy from 0 */
 	stop_ok(1, 100 * MS);			/* stopped from 0.1 s */
 	stop_sched(1, 1 * S);			/* a second task: refused... */
 	restart(1, 1 * S + 1000, TS_RESTART_DEPENDENCY);	/* ...and restarted */
@@ -611,8 +716,8 @@ static void test_stock_inferred_restart(void)
 {
 	struct ts_cpu *c;
 
-	start(0, 0);
-	sw(2, 0, 100);
+	stream_start(0, 0, 0);
+	switch_to(2, 0, 100, NULL);
 	stop_ok(2, 10 * MS);
 	stop_sched(2, 510 * MS);
 	stop_ok(2, 610 * MS);
@@ -630,11 +735,11 @@ static void test_stock_idle_exit(void)
 {
 	struct ts_cpu *c;
 
-	start(0, 0);
+	stream_start(0, 0, 0);
 	ts_analysis_set_nohz_full(&an, 0, 0);
-	sw(0, 0, 0);				/* idle */
+	switch_to(0, 0, 0, NULL);				/* idle */
 	stop_ok(0, 1 * MS);
-	sw(0, 201 * MS, 7);			/* busy: tick restarted */
+	switch_to(0, 201 * MS, 7, NULL);			/* busy: tick restarted */
 	ts_analysis_finish(&an, 301 * MS);
 	c = an.cpus[0];
 	CU_ASSERT_EQUAL(c->stopped.count, 1);
@@ -651,8 +756,8 @@ static void test_lost_events(void)
 	struct ts_metrics m;
 	struct ts_cpu *c;
 
-	start(0, 1);
-	sw(3, 0, 100);
+	stream_start(0, 1, 0);
+	switch_to(3, 0, 100, NULL);
 	stop_ok(3, 0);
 	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 3, .ts = 600 * MS,
 				 .lost = { .count = 42 } });
@@ -673,7 +778,7 @@ static void test_lost_events(void)
  */
 static void test_snapshot(void)
 {
-	start(0, 1);
+	stream_start(0, 1, 0);
 	ts_analysis_set_snapshot(&an, 5 * MS);
 	for (int cpu = 1; cpu <= 3; cpu++) {
 		task[cpu] = 100;
@@ -698,14 +803,14 @@ static void test_snapshot(void)
  */
 static void test_snapshot_stock_switch(void)
 {
-	start(0, 0);
+	stream_start(0, 0, 0);
 	ts_analysis_set_snapshot(&an, 5 * MS);
 	ts_analysis_set_nohz_full(&an, 0, 0);
 	ts_analysis_set_nohz_full(&an, 1, 1);
 	for (int cpu = 0; cpu <= 1; cpu++) {
 		ts_analysis_set_initial(&an, cpu, TS_TICK_STOPPED, TS_IDLE_IDLE);
-		sw(cpu, 1 * MS, 7);		/* a kworker runs... */
-		sw(cpu, 2 * MS, 0);		/* ...and the CPU is idle again */
+		switch_to(cpu, 1 * MS, 7, NULL);		/* a kworker runs... */
+		switch_to(cpu, 2 * MS, 0, NULL);		/* ...and the CPU is idle again */
 	}
 	ts_analysis_finish(&an, 1 * S);
 	CU_ASSERT_EQUAL(an.cpus[1]->time[TS_TICK_STOPPED][TS_IDLE_BUSY], 1 * MS);
@@ -740,11 +845,11 @@ static void test_start_switch_from_idle(void)
 	struct ts_metrics m;
 	struct ts_cpu *c;
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
 	ts_analysis_set_snapshot(&an, 5 * MS);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
-	sw(1, 300 * MS, 100);
+	switch_to(1, 300 * MS, 100, NULL);
 	stop_ok(1, 400 * MS);
 	ts_analysis_finish(&an, 1 * S);
 	c = an.cpus[1];
@@ -760,6 +865,106 @@ static void test_start_switch_from_idle(void)
 	ts_analysis_free(&an);
 }
 
+/* a cause's entry (exit 0) or exit (1) on cpu, in the task it runs */
+static void cause_at(int cpu, uint64_t ts, int type, int exit, uint64_t key)
+{
+	struct ts_event ev = { .kind = TS_EV_CAUSE, .cpu = cpu, .ts = ts, .pid = task[cpu],
+			       .cause = { .type = type, .exit = exit, .key = key, .inst = key } };
+
+	if (type == TS_CAUSE_IRQ)
+		snprintf(ev.cause.name, sizeof(ev.cause.name), "dev%llu", (unsigned long long)key);
+	feed(&ev);
+}
+
+/*
+ * The causes on the CSV timeline: a row each, with its exit (also when a
+ * span ended inside it, the row then already written), in time order
+ * among the CPU's spans and ticks; a stretch with more causes than a
+ * segment holds is split, its sums unchanged, none left off.
+ */
+static void test_timeline_causes(void)
+{
+	char *buf = NULL, *line, *next;
+	uint64_t last = 0;
+	size_t len = 0;
+	int causes = 0, stopped_spans = 0;
+	struct ts_cpu *c;
+	FILE *f;
+
+	stream_start(0, 1, 1);
+	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
+	switch_to(1, 0, 100, NULL);
+	stop_ok(1, 100 * MS);
+	cause_at(1, 200 * MS, TS_CAUSE_IRQ, 0, 4);
+	cause_at(1, 200 * MS + 10000, TS_CAUSE_IRQ, 1, 4);
+	cause_at(1, 300 * MS - 10000, TS_CAUSE_IRQ, 0, 4);	/* the IRQ restarts the tick */
+	restart(1, 300 * MS, TS_RESTART_DEPENDENCY);
+	tick(1, 300 * MS + 5000);				/* the stopped span is written */
+	cause_at(1, 300 * MS + 10000, TS_CAUSE_IRQ, 1, 4);
+	stop_ok(1, 400 * MS);
+	for (int i = 0; i < 1500; i++) {
+		cause_at(1, 500 * MS + i * 100000ULL, TS_CAUSE_HRTIMER, 0, 0x1000);
+		cause_at(1, 500 * MS + i * 100000ULL + 10000, TS_CAUSE_HRTIMER, 1, 0x1000);
+	}
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[1];
+	CU_ASSERT_EQUAL(c->time[TS_TICK_STOPPED][TS_IDLE_BUSY], 800 * MS);
+	CU_ASSERT_EQUAL(c->time[TS_TICK_RUNNING][TS_IDLE_BUSY], 200 * MS);
+	CU_ASSERT_EQUAL(c->tl_causes_dropped, 0);
+
+	f = open_memstream(&buf, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(ts_output_csv(f, &an), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ncause,1,200000000,200010000,,,irq:4 dev4,100\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ncause,1,299990000,300010000,,,irq:4 dev4,100\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ncause,1,500000000,500010000,,,hrtimer:0x1000,100\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ncause,1,649900000,649910000,,,hrtimer:0x1000,100\n"));
+	/* rows of the CPU in time order, every one counted */
+	for (line = strchr(buf, '\n') + 1; line && *line; line = next) {
+		unsigned long long start;
+		char kind[16];
+
+		next = strchr(line, '\n');
+		if (next)
+			next++;
+		if (sscanf(line, "%15[a-z],1,%llu,", kind, &start) != 2)
+			continue;
+		CU_ASSERT(start >= last);
+		last = start;
+		causes += !strcmp(kind, "cause");
+		stopped_spans += !strcmp(kind, "span") && strstr(line, ",stopped,") &&
+				 start >= 400 * MS;
+	}
+	CU_ASSERT_EQUAL(causes, 1502);
+	CU_ASSERT(stopped_spans >= 2);		/* split when its causes filled a segment */
+	free(buf);
+	ts_analysis_free(&an);
+
+	/* while the state is open, TS_SEG_MAX_CAUSES wait for it; the rest are counted */
+	stream_start(0, 1, 1);
+	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
+	task[1] = 100;
+	for (int i = 0; i < TS_SEG_MAX_CAUSES + 76; i++)
+		cause_at(1, 1 * MS + i * 10000ULL, TS_CAUSE_HRTIMER, 0, 0x1000);
+	stop_ok(1, 500 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[1];
+	CU_ASSERT_EQUAL(c->tl_causes_dropped, 76);
+	CU_ASSERT_EQUAL(c->causes[0].count, TS_SEG_MAX_CAUSES + 76);	/* the report's */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(ts_output_csv(f, &an), 0);
+	fclose(f);
+	causes = 0;
+	for (line = buf; (line = strstr(line, "\ncause,1,")); line++)
+		causes++;
+	CU_ASSERT_EQUAL(causes, TS_SEG_MAX_CAUSES);
+	free(buf);
+	ts_analysis_free(&an);
+}
+
 /* A first switch from a task: busy since the start, that task's time. */
 static void test_start_switch_from_busy(void)
 {
@@ -767,10 +972,10 @@ static void test_start_switch_from_busy(void)
 	struct ts_metrics m;
 	struct ts_cpu *c;
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
 	task[2] = 77;
-	sw(2, 200 * MS, 0);
+	switch_to(2, 200 * MS, 0, NULL);
 	ts_analysis_finish(&an, 1 * S);
 	c = an.cpus[2];
 	ts_metrics_of(&an, c, &m);
@@ -797,7 +1002,7 @@ static void test_start_restart_first(void)
 {
 	struct ts_cpu *c;
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	task[3] = task[4] = 100;
 	tick(3, 100 * MS);
 	stop_sched(3, 500 * MS);
@@ -834,7 +1039,7 @@ static void test_start_tick_first(void)
 	struct ts_cpu *c;
 
 	for (int patched = 1; patched >= 0; patched--) {
-		start(0, patched);
+		stream_start(0, patched, 0);
 		tick(1, 10 * MS);
 		stop_ok(1, 20 * MS);
 		tick(2, 10 * MS);
@@ -863,13 +1068,13 @@ static void test_start_unknown_shown(void)
 	struct ts_metrics m;
 	struct ts_cpu *c;
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
 	task[1] = 100;
 	for (uint64_t t = 4 * MS; t < 1 * S; t += 4 * MS)
 		tick(1, t);			/* nothing says the tick state */
 	ts_analysis_add_cpu(&an, 2);		/* no event at all */
-	sw(3, 0, 100);
+	switch_to(3, 0, 100, NULL);
 	stop_ok(3, 0);
 	ts_analysis_bad_page(&an, 3);		/* a gap from its last event, at 0 */
 	stop_ok(3, 600 * MS);
@@ -892,7 +1097,7 @@ static void test_start_unknown_shown(void)
 	ts_analysis_free(&an);
 
 	/* no sched_switch: the snapshot's idle state holds only when it was read */
-	start(0, 1);
+	stream_start(0, 1, 0);
 	an.caps.sched_switch = 0;
 	ts_analysis_set_snapshot(&an, 5 * MS);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
@@ -914,7 +1119,7 @@ static void test_start_unknown_shown(void)
  */
 static void bounded_stream(int timeline)
 {
-	start(0, 1);
+	stream_start(0, 1, 0);
 	if (timeline)
 		CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
 	ts_analysis_set_snapshot(&an, 5 * MS);
@@ -922,7 +1127,7 @@ static void bounded_stream(int timeline)
 	ts_analysis_set_initial(&an, 2, TS_TICK_RUNNING, TS_IDLE_BUSY);
 	task[1] = task[2] = 100;
 	for (int i = 1; i <= 3 * TS_MAX_OPEN; i++)
-		sw(1, i * MS, i % 2 ? 200 : 100);
+		switch_to(1, i * MS, i % 2 ? 200 : 100, NULL);
 	for (int i = 1; i <= TS_SEG_MAX_TICKS + 100; i++)
 		tick(2, i * MS);
 }
@@ -982,7 +1187,7 @@ static void test_range(void)
 	an.caps.tick_stop = an.caps.restart = an.caps.scopes = 1;
 	ts_analysis_set_range(&an, 1 * S, 2 * S);
 	ts_analysis_set_start(&an, 0);
-	sw(1, 0, 100);
+	switch_to(1, 0, 100, NULL);
 	stop_sched(1, 0);
 	for (uint64_t t = 4 * MS; t < 3 * S; t += 4 * MS) {
 		tick(1, t);
@@ -1010,7 +1215,7 @@ static void test_range_cuts(void)
 	an.caps.tick_stop = an.caps.restart = an.caps.scopes = 1;
 	ts_analysis_set_range(&an, 1 * S, 5 * S);
 	ts_analysis_set_start(&an, 2 * S);
-	sw(1, 2 * S, 100);
+	switch_to(1, 2 * S, 100, NULL);
 	stop_ok(1, 3 * S);			/* stopped from 3 s ... */
 	stop_sched(1, 6 * S);			/* ... to 6 s, past the range */
 	restart(1, 6 * S + 1000, TS_RESTART_DEPENDENCY);
@@ -1063,9 +1268,9 @@ static void test_timeline_order(void)
 	const int n = TS_SEG_MAX_TICKS + 10;
 	struct ts_segment s;
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
-	sw(1, 0, 100);
+	switch_to(1, 0, 100, NULL);
 	stop_sched(1, 0);
 	for (int i = 1; i <= n; i++) {
 		tick(1, i * 4 * MS);
@@ -1106,7 +1311,7 @@ static void test_co_runners(void)
 	int order[TS_MAX_TASKS];
 	struct ts_cpu *c;
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	ts_analysis_set_initial(&an, 2, TS_TICK_UNKNOWN, TS_IDLE_BUSY);
 	/* task 100 alone and tickless, then 200 joins: SCHED for 100 ms */
 	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = 2, .ts = 10 * MS, .pid = 100,
@@ -1178,7 +1383,7 @@ static void test_causes(void)
 	struct ts_cpu *c;
 	char name[64];
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	an.caps.causes = (1u << TS_NR_CAUSE_TYPES) - 1;
 	an.caps.cause_exits = an.caps.causes;
 	an.caps.queue = 1;
@@ -1262,7 +1467,7 @@ static void test_causes_bounded(void)
 	struct ts_cpu *c;
 	uint64_t total = 0;
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	an.caps.causes = 1u << TS_CAUSE_HRTIMER | 1u << TS_CAUSE_IRQ;
 	an.caps.cause_exits = an.caps.causes;
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
@@ -1300,8 +1505,8 @@ static void test_causes_bounded(void)
 /* A record too short for its format is a lost event, never silence. */
 static void test_bad_record(void)
 {
-	start(0, 1);
-	sw(1, 0, 100);
+	stream_start(0, 1, 0);
+	switch_to(1, 0, 100, NULL);
 	stop_ok(1, 0);
 	ts_analysis_bad_record(&an, 1, 500 * MS);
 	stop_ok(1, 600 * MS);
@@ -1319,7 +1524,7 @@ static void test_unknown_values(void)
 	struct ts_cpu *c;
 	char name[48];
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	feed(&(struct ts_event){ .kind = TS_EV_TICK_RETAIN, .cpu = 1, .ts = 1,
 				 .retain = { .reason = 42 } });
 	feed(&(struct ts_event){ .kind = TS_EV_TICK_STOP, .cpu = 1, .ts = 2,
@@ -1343,10 +1548,10 @@ static void test_check(void)
 	struct ts_check_opts o;
 	struct ts_verdict v;
 
-	start(0, 1);
-	sw(1, 0, 100);
+	stream_start(0, 1, 0);
+	switch_to(1, 0, 100, NULL);
 	stop_ok(1, 0);
-	sw(2, 0, 0);
+	switch_to(2, 0, 0, NULL);
 	stop_ok(2, 0);
 	ts_analysis_finish(&an, 1 * S);
 	ts_check_opts_init(&o);
@@ -1422,10 +1627,10 @@ static void test_check_forbid_stock(void)
 {
 	struct ts_verdict v;
 
-	start(0, 0);
-	sw(1, 0, 100);
+	stream_start(0, 0, 0);
+	switch_to(1, 0, 100, NULL);
 	stop_sched(1, 10 * MS);		/* SCHED at an unknown scope */
-	sw(2, 0, 100);
+	switch_to(2, 0, 100, NULL);
 	stop_ok(2, 10 * MS);		/* never a dependency */
 	ts_analysis_finish(&an, 1 * S);
 	forbid_run("SCHED,SCHED@CPU,SCHED@UNKNOWN,POSIX_TIMER,TIMER_DUE,RCU,UNREPORTED", &v);
@@ -1463,16 +1668,16 @@ static void test_check_forbid_probes(void)
 	struct ts_verdict v;
 	struct ts_cpu *c;
 
-	start(0, 0);
+	stream_start(0, 0, 0);
 	an.caps.check_scopes = 1;
 	an.caps.retain = 1;
 	an.caps.probes.parts = 1 << TS_PART_RETAIN | 1 << TS_PART_SCOPES;
-	sw(1, 0, 100);
+	switch_to(1, 0, 100, NULL);
 	stop_ok(1, 10 * MS);
 	c = an.cpus[1];
 	charge(c, TS_RC_DEP, TS_SCOPE_CPU, 2, 5 * MS);		/* SCHED@CPU */
 	charge(c, TS_RC_RETAIN, TS_SCOPE_UNKNOWN, 8, 1 * MS);	/* NEED_RESCHED */
-	sw(2, 0, 100);
+	switch_to(2, 0, 100, NULL);
 	stop_ok(2, 10 * MS);
 	c = an.cpus[2];
 	charge(c, TS_RC_RETAIN, TS_SCOPE_UNKNOWN, TS_RETAIN_IDLE_REFUSED, 1 * MS);
@@ -1515,9 +1720,9 @@ static void test_check_max_unknown(void)
 	struct ts_cpu *c;
 
 	ts_check_opts_init(&o);
-	start(0, 1);
+	stream_start(0, 1, 0);
 	task[1] = 100;
-	sw(1, 0, 100);
+	switch_to(1, 0, 100, NULL);
 	stop_ok(1, 0);
 	ts_analysis_finish(&an, 1 * S);
 	c = an.cpus[1];
@@ -1558,7 +1763,7 @@ static void test_check_no_data(void)
 
 	ts_check_opts_init(&o);
 	o.max_unknown = 100;
-	start(5 * S, 1);
+	stream_start(5 * S, 1, 0);
 	ts_analysis_add_cpu(&an, 1);
 	ts_analysis_finish(&an, 5 * S);
 	CU_ASSERT_EQUAL(ts_check_run(&an, &o, &v), 0);
@@ -1566,9 +1771,9 @@ static void test_check_no_data(void)
 	ts_verdict_free(&v);
 	ts_analysis_free(&an);
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	ts_analysis_add_cpu(&an, 1);		/* covered, no event, no state */
-	sw(2, 0, 0);
+	switch_to(2, 0, 0, NULL);
 	stop_ok(2, 0);
 	ts_analysis_finish(&an, 1 * S);
 	an.cpus[2]->active = 0;
@@ -1895,6 +2100,84 @@ static void test_mark_causes_quotas(void)
 	}
 }
 
+/*
+ * The pid map under the quota tables: every pid found after insertion
+ * whatever the order (pids that collide in their home slot too), indexes
+ * in order of insertion, and a full map that refuses the next pid and
+ * counts it where the caller keeps count, never silently.
+ */
+static void test_pidmap(void)
+{
+	static struct ts_pidmap m;
+	int added, i, pid;
+
+	memset(&m, 0, sizeof(m));
+	CU_ASSERT_EQUAL(ts_pidmap_find(&m, 1), -1);
+	CU_ASSERT_EQUAL(ts_pidmap_insert(&m, 0, &added), -1);
+	CU_ASSERT_EQUAL(ts_pidmap_insert(&m, -5, &added), -1);
+	CU_ASSERT_EQUAL(ts_pidmap_find(&m, 0), -1);
+	/* pids 1024 apart, in steps that share home slots, and sequential ones */
+	for (i = 0; i < TS_PIDMAP_MAX; i++) {
+		pid = i % 2 ? 1 + i * 1024 : 100000 + i;
+		CU_ASSERT_EQUAL(ts_pidmap_insert(&m, pid, &added), i);
+		CU_ASSERT_EQUAL(added, 1);
+	}
+	CU_ASSERT_EQUAL(m.nr, TS_PIDMAP_MAX);
+	for (i = TS_PIDMAP_MAX - 1; i >= 0; i--) {
+		pid = i % 2 ? 1 + i * 1024 : 100000 + i;
+		CU_ASSERT_EQUAL(ts_pidmap_find(&m, pid), i);
+		CU_ASSERT_EQUAL(ts_pidmap_insert(&m, pid, &added), i);
+		CU_ASSERT_EQUAL(added, 0);
+	}
+	CU_ASSERT_EQUAL(ts_pidmap_find(&m, 99999), -1);
+	CU_ASSERT_EQUAL(ts_pidmap_insert(&m, 99999, &added), -1);	/* full */
+	CU_ASSERT_EQUAL(added, 0);
+	CU_ASSERT_EQUAL(m.nr, TS_PIDMAP_MAX);
+
+	/* the analysis' quota table over it: full means unknown and counted */
+	ts_analysis_init(&an);
+	for (i = 0; i < TS_MAX_QUOTAS; i++)
+		CU_ASSERT_EQUAL(ts_analysis_set_quota(&an, 1000 + i * 7, i, 100000), 0);
+	CU_ASSERT_EQUAL(ts_analysis_set_quota(&an, 1000, 5, 100000), 0);	/* an update */
+	CU_ASSERT_EQUAL(an.nr_quotas, TS_MAX_QUOTAS);
+	CU_ASSERT_EQUAL(ts_analysis_quota(&an, 1000)->quota_us, 5);
+	CU_ASSERT_EQUAL(ts_analysis_quota(&an, 1000 + 511 * 7)->quota_us, 511);
+	CU_ASSERT_EQUAL(an.quotas_dropped, 0);
+	CU_ASSERT_EQUAL(ts_analysis_set_quota(&an, 2, -1, 0), -1);
+	CU_ASSERT_PTR_NULL(ts_analysis_quota(&an, 2));
+	CU_ASSERT_EQUAL(an.quotas_dropped, 1);
+	ts_analysis_free(&an);
+}
+
+/* The recorder's count of tasks whose quota it could not keep: read, added up, checked. */
+static void test_mark_quotas_dropped(void)
+{
+	static const struct {
+		const char *tokens;
+		int ok;
+		uint64_t dropped;
+	} cases[] = {
+		{ "", 1, 0 },
+		{ " quotas_dropped=3", 1, 3 },
+		{ " quotas_dropped=3 quota.66=max", 1, 3 },
+		{ " quotas_dropped=x", 0, 0 },
+		{ " quotas_dropped=-1", 0, 0 },
+	};
+	char mark[256];
+	struct ts_stream st;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ts_analysis_init(&an);
+		CU_ASSERT_EQUAL_FATAL(ts_stream_init(&st, &an, 4096, 8), 0);
+		snprintf(mark, sizeof(mark), TS_MARK_PREFIX "end: end_ns=5%s", cases[i].tokens);
+		CU_ASSERT_EQUAL(ts_stream_mark(&st, 0, mark, strlen(mark)), cases[i].ok ? 0 : -1);
+		if (cases[i].ok)
+			CU_ASSERT_EQUAL(an.quotas_dropped, cases[i].dropped);
+		ts_stream_free(&st);
+		ts_analysis_free(&an);
+	}
+}
+
 /* ---- readers on fixtures captured in the guest ---- */
 
 static int read_any(const char *path, struct ts_analysis *a, char *err)
@@ -2076,18 +2359,18 @@ static void test_doctor_join_tasks(void)
 	const char *unit;
 	char how[160];
 
-	start(0, 1);
+	stream_start(0, 1, 0);
 	ts_analysis_set_initial(&an, 2, TS_TICK_UNKNOWN, TS_IDLE_BUSY);
 	task[2] = 100;
 	stop_ok(2, 10 * MS);
 	stop_sched(2, 500 * MS);
 	restart(2, 500 * MS, TS_RESTART_DEPENDENCY);
-	sw(2, 505 * MS, 200);
-	sw(2, 530 * MS, 100);
+	switch_to(2, 505 * MS, 200, NULL);
+	switch_to(2, 530 * MS, 100, NULL);
 	stop_sched(2, 530 * MS);
 	stop_ok(2, 600 * MS);
-	sw(2, 700 * MS, 200);
-	sw(2, 710 * MS, 100);
+	switch_to(2, 700 * MS, 200, NULL);
+	switch_to(2, 710 * MS, 100, NULL);
 	ts_analysis_finish(&an, 1 * S);
 	CU_ASSERT_EQUAL_FATAL(ts_doctor_mark(&an,
 		"findings=5 f0.id=cgroup-cpu-quota f0.cpus=2 f0.pid=200 f0.name=task200 "
@@ -2533,6 +2816,11 @@ int main(int argc, char **argv)
 		{ "decode: v3's tick_dep_sched is v2's reason-change tick_dep_set",
 		  test_decode_dep_sched },
 		{ "marks: cause types recorded, co-runner quotas", test_mark_causes_quotas },
+		{ "pidmap: O(1) quota lookups, bounded, a full map counted", test_pidmap },
+		{ "decode: one table lookup routes a record, wide ids none", test_decode_routes },
+		{ "cgroup: one cpu.max reader, the innermost quota", test_cgroup_cpu_max },
+		{ "timeline: causes as rows, their exits, split when full", test_timeline_causes },
+		{ "marks: quotas the recorder dropped are counted", test_mark_quotas_dropped },
 		{ "causes: bounded, known per recorder", test_causes_bounded },
 		{ "state: unknown values named by number", test_unknown_values },
 		{ "check: pass, not applicable, no verdict", test_check },
