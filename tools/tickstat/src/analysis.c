@@ -315,6 +315,15 @@ void ts_analysis_count_overrun(struct ts_analysis *an, uint64_t n)
 }
 
 /*
+ * ts_analysis_count_quotas_dropped - the recorder's end mark says n switches
+ * went to tasks past its quota table: their cgroup quota is unknown
+ */
+void ts_analysis_count_quotas_dropped(struct ts_analysis *an, uint64_t n)
+{
+	an->quotas_dropped += n;
+}
+
+/*
  * ts_analysis_bad_page - a ring-buffer page of a CPU failed its checks:
  * counted, and a gap of unknown size from the CPU's last event on.
  * Returns what feeding the gap returned (ts_analysis_event()).

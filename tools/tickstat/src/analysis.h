@@ -391,6 +391,7 @@ void ts_analysis_set_clock(struct ts_analysis *an, const char *clock);
 void ts_analysis_set_nohz_full_list(struct ts_analysis *an, const char *list);
 int ts_analysis_set_boot_id(struct ts_analysis *an, const char *id);
 void ts_analysis_count_overrun(struct ts_analysis *an, uint64_t n);
+void ts_analysis_count_quotas_dropped(struct ts_analysis *an, uint64_t n);
 int ts_analysis_bad_page(struct ts_analysis *an, int cpu);
 void ts_analysis_set_initial(struct ts_analysis *an, int cpu,
 			     enum ts_tick_state tick, enum ts_idle_state idle);

@@ -250,7 +250,7 @@ static int mark_token(struct ts_stream *s, char *tok)
 		/* switches to tasks past the recorder's table: their quota is unknown */
 		if (ts_parse_u64(v, &n))
 			return -1;
-		an->quotas_dropped += n;
+		ts_analysis_count_quotas_dropped(an, n);
 	} else if (sscanf(tok, "overrun.%d", &cpu) == 1) {
 		if (ts_parse_u64(v, &n))
 			return -1;
