@@ -224,7 +224,7 @@ def check_state_and_codes(files: Path) -> None:
     _, status = marks(files / "intr.screen.marks")
     expect("Ctrl-C: tickstat top exits 0", status == 0, status)
     for name, pattern in (("err-option", "not an option of 'tickstat top'"),
-                          ("err-interval", "is not a number of seconds"),
+                          ("err-interval", "is not a duration from 100ms to 1d"),
                           ("err-cpu", "CPU 9")):
         text = (files / f"{name}.txt").read_text()
         expect(f"{name}: one line saying why", pattern in text and text.count("\n") == 1, text)

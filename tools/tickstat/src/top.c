@@ -35,7 +35,7 @@
 #include "watch.h"
 
 #define ENTER_SCREEN	"\033[H\033[2J\033[?25l"	/* cleared, no cursor */
-#define LEAVE_SCREEN	"\r\n\033[?25h"		/* below the last frame, the cursor back */
+#define LEAVE_SCREEN	"\n\033[?25h"			/* below the last frame, the cursor back */
 
 static volatile sig_atomic_t stop_requested, resized;
 

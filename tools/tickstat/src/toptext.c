@@ -169,7 +169,9 @@ void ts_top_waiting(FILE *f, const struct ts_top_view *v)
  * ts_top_frame - lines (each ending in a newline) as drawn in place on a
  * terminal: from the top left corner, each line cleared to its end, the
  * rest of the screen cleared; no newline after the last line, which would
- * scroll the screen.
+ * scroll the screen.  A newline, not CR LF: the terminal's output processing
+ * (ONLCR, which top leaves as it finds it) adds the CR, and a CR of our own
+ * reached the screen as CR CR LF.
  */
 void ts_top_frame(FILE *f, const char *text, size_t len)
 {
@@ -181,7 +183,7 @@ void ts_top_frame(FILE *f, const char *text, size_t len)
 		}
 		fputs("\033[K", f);
 		if (i + 1 < len)
-			fputs("\r\n", f);
+			fputc('\n', f);
 	}
 	fputs("\033[J", f);
 }

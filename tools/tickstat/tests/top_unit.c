@@ -426,7 +426,7 @@ static void test_frame(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	ts_top_frame(f, text, strlen(text));
 	fclose(f);
-	CU_ASSERT_STRING_EQUAL(out, "\033[Htitle\033[K\r\nheader\033[K\r\n   1  stopped\033[K\033[J");
+	CU_ASSERT_STRING_EQUAL(out, "\033[Htitle\033[K\nheader\033[K\n   1  stopped\033[K\033[J");
 	free(out);
 }
 
