@@ -528,12 +528,17 @@ def made(s: Scenario, mode: str) -> int | None:
 
 def idle_refusals(s: Scenario, mode: str, name: str) -> int:
     """Every condition the module made at CPU 2's idle entry is a refusal
-    with that reason; a real race may add one or two of its own."""
+    with that reason; a real race may add one or two of its own.  One may be
+    missing: the module cannot tell whether the tick runs at the entry it
+    marks, and an entry after an interrupt that came while the tick was
+    stopped finds it stopped, where a refusal keeps nothing running and is
+    no tick_retain (series v3; seen once in 4 runs of softirq, 2026-12-05,
+    though the module wakes the CPU with work so that its tick restarts)."""
     n = made(s, mode)
-    s.expect(f"the module made {mode} at idle entry", n is not None and n >= 1, ">= 1", n)
+    s.expect(f"the module made {mode} at idle entry", n is not None and n >= 2, ">= 2", n)
     r = s.reason(2, name)
     seen = r["events"] if r else 0
-    s.within(f"CPU2 {name} decisions (module made {n})", n or 1, (n or 1) + 2, seen)
+    s.within(f"CPU2 {name} decisions (module made {n})", (n or 2) - 1, (n or 2) + 2, seen)
     s.expect(f"CPU2 {name} is an idle refusal (tick_retain)", r is not None and
              r["class"] == "retain", "retain", r)
     return seen
@@ -772,8 +777,12 @@ SCENARIOS = {
     "rcu-exp": Entry(check_rcu_exp, BOTH),
     "timer-due": Entry(check_timer_due, PATCHED),
     "irq-work": Entry(check_irq_work, PATCHED),
-    "need-resched": Entry(check_need_resched, PATCHED),
-    "softirq": Entry(check_softirq, PATCHED),
+    # CPU 2 a dynticks-idle CPU, not nohz_full: leaving idle restarts its
+    # tick, so each idle entry the module marks finds the tick running, and
+    # a refusal keeps it (series v3 traces no tick_retain for a tick already
+    # stopped, which a nohz_full CPU's stays across idle exits)
+    "need-resched": Entry(check_need_resched, PATCHED, "nohz=on"),
+    "softirq": Entry(check_softirq, PATCHED, "nohz=on"),
     "timer-softirq": Entry(check_timer_softirq, PATCHED),
     "load": Entry(check_load, BOTH),
     "causes": Entry(check_causes, BOTH),

@@ -78,6 +78,7 @@
 #include <linux/sched/idle.h>
 #include <linux/tick.h>
 #include <linux/timer.h>
+#include <linux/workqueue.h>
 
 static char *mode = "rcu";
 module_param(mode, charp, 0444);
@@ -278,21 +279,27 @@ static int at_softirq_check(struct kprobe *p, struct pt_regs *regs)
 
 static struct kprobe probe;
 
-static void nudge(void *unused)
+static void nudge(struct work_struct *unused)
 {
 }
+
+static DECLARE_WORK(nudge_work, nudge);
 
 /*
  * Arm the probe and wait until its hits are made or the time is over.  An
  * idle CPU enters its idle loop again after an interrupt: with wake_idle,
- * send it one every 20 ms.
+ * run an empty work item on it every 20 ms.  Work, not an IPI: the CPU
+ * leaves idle for the kworker, which restarts a dynticks-idle CPU's tick,
+ * so the idle entry that follows finds the tick running (an IPI returns to
+ * the idle loop with the tick still stopped, where a refusal keeps nothing
+ * running).  The hits are armed once the probe is in: placing it interrupts
+ * every CPU, and an idle CPU's entry after that finds its tick stopped too.
  */
 static int run_probe(const char *symbol, kprobe_pre_handler_t handler, bool wake_idle)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(ms);
 	int ret;
 
-	atomic_set(&hits_left, hits);
 	probe.symbol_name = symbol;
 	probe.pre_handler = handler;
 	ret = register_kprobe(&probe);
@@ -300,13 +307,16 @@ static int run_probe(const char *symbol, kprobe_pre_handler_t handler, bool wake
 		pr_err("tick_test: cannot probe %s: %d\n", symbol, ret);
 		return ret;
 	}
+	msleep(20);
+	atomic_set(&hits_left, hits);
 	pr_info("tick_test: %s armed on CPU %d\n", mode, cpu);
 	while (atomic_read(&hits_left) && time_before(jiffies, end)) {
 		if (wake_idle)
-			smp_call_function_single(cpu, nudge, NULL, 1);
+			schedule_work_on(cpu, &nudge_work);
 		msleep(20);
 	}
 	unregister_kprobe(&probe);
+	cancel_work_sync(&nudge_work);
 	pr_info("tick_test: %s made %d times\n", mode, atomic_read(&hits_made));
 	return 0;
 }

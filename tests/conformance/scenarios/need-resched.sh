@@ -1,4 +1,6 @@
-# need-resched - CPU 2 is idle; the test module (mode=need_resched, a kprobe
+# need-resched - CPU 2 is idle, a dynticks-idle CPU (nohz=on, no nohz_full:
+# leaving idle restarts its tick, so the tick runs at each idle entry); the
+# test module (mode=need_resched, a kprobe
 # at idle entry) marks the idle task for rescheduling 5 times, as a wakeup
 # from another CPU does when it lands between the idle loop's last check and
 # the tick-stop decision.

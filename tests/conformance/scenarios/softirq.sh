@@ -1,4 +1,6 @@
-# softirq - CPU 2 is idle; the test module (mode=softirq, a kprobe at idle
+# softirq - CPU 2 is idle, a dynticks-idle CPU (nohz=on, no nohz_full:
+# leaving idle restarts its tick, so the tick runs at each idle entry); the
+# test module (mode=softirq, a kprobe at idle
 # entry) marks the timer softirq pending 3 times, as a softirq raised and not
 # run before the CPU goes idle.
 # Healthy (patched kernel): each idle entry with it pending is refused with
