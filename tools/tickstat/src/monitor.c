@@ -148,13 +148,6 @@ static int update(struct monitor *m)
 	return publish(m, 0);
 }
 
-static int wait_ms(uint64_t now, uint64_t until)
-{
-	uint64_t ms = until > now ? (until - now + 999999) / 1000000 : 0;
-
-	return ms > TS_WATCH_POLL_MS ? TS_WATCH_POLL_MS : (int)ms;
-}
-
 static int run_loop(struct monitor *m)
 {
 	uint64_t interval = (uint64_t)(m->o->interval * 1e9);
@@ -169,7 +162,7 @@ static int run_loop(struct monitor *m)
 
 		if (deadline && deadline < until)
 			until = deadline;
-		if (poll(fds, nfds, wait_ms(now, until)) < 0 && errno != EINTR) {
+		if (poll(fds, nfds, ts_watch_wait_ms(now, until)) < 0 && errno != EINTR) {
 			err_msg("poll: %s\n", strerror(errno));
 			return -1;
 		}

@@ -184,13 +184,6 @@ static int read_keys(struct top *t)
 	return memchr(buf, 'q', n) || memchr(buf, 'Q', n);
 }
 
-static int wait_ms(uint64_t now, uint64_t until)
-{
-	uint64_t ms = until > now ? (until - now + 999999) / 1000000 : 0;
-
-	return ms > TS_WATCH_POLL_MS ? TS_WATCH_POLL_MS : (int)ms;
-}
-
 static int run_loop(struct top *t)
 {
 	uint64_t interval = (uint64_t)(t->o->interval * 1e9);
@@ -205,7 +198,7 @@ static int run_loop(struct top *t)
 
 		if (deadline && deadline < until)
 			until = deadline;
-		if (poll(&pfd, t->keys, wait_ms(now, until)) < 0 && errno != EINTR) {
+		if (poll(&pfd, t->keys, ts_watch_wait_ms(now, until)) < 0 && errno != EINTR) {
 			err_msg("poll: %s\n", strerror(errno));
 			return -1;
 		}

@@ -361,20 +361,28 @@ static unsigned int pidmap_home(int pid)
 
 _Static_assert(TS_PIDMAP_SLOTS == 1 << 10, "pidmap_home() shifts for 1024 slots");
 
-/* ts_pidmap_find - the index stored for pid, or -1 (O(1) expected) */
-int ts_pidmap_find(const struct ts_pidmap *m, int pid)
+/*
+ * The slot that holds pid, or the empty one that ends its probe sequence:
+ * the map is at most half full, so there always is one.
+ */
+static unsigned int pidmap_slot(const struct ts_pidmap *m, int pid)
 {
 	unsigned int s = pidmap_home(pid);
 
+	while (m->slot[s].pid && m->slot[s].pid != pid)
+		s = (s + 1) & (TS_PIDMAP_SLOTS - 1);
+	return s;
+}
+
+/* ts_pidmap_find - the index stored for pid, or -1 (O(1) expected) */
+int ts_pidmap_find(const struct ts_pidmap *m, int pid)
+{
+	unsigned int s;
+
 	if (pid <= 0)
 		return -1;
-	/* at most half full: an empty slot ends every probe sequence */
-	for (;; s = (s + 1) & (TS_PIDMAP_SLOTS - 1)) {
-		if (m->slot[s].pid == pid)
-			return m->slot[s].idx;
-		if (!m->slot[s].pid)
-			return -1;
-	}
+	s = pidmap_slot(m, pid);
+	return m->slot[s].pid ? m->slot[s].idx : -1;
 }
 
 /*
@@ -384,17 +392,14 @@ int ts_pidmap_find(const struct ts_pidmap *m, int pid)
  */
 int ts_pidmap_insert(struct ts_pidmap *m, int pid, int *added)
 {
-	unsigned int s = pidmap_home(pid);
+	unsigned int s;
 
 	*added = 0;
 	if (pid <= 0)
 		return -1;
-	for (;; s = (s + 1) & (TS_PIDMAP_SLOTS - 1)) {
-		if (m->slot[s].pid == pid)
-			return m->slot[s].idx;
-		if (!m->slot[s].pid)
-			break;
-	}
+	s = pidmap_slot(m, pid);
+	if (m->slot[s].pid)
+		return m->slot[s].idx;
 	if (m->nr == TS_PIDMAP_MAX)
 		return -1;
 	m->slot[s].pid = pid;

@@ -32,5 +32,6 @@ int ts_watch_poll(struct ts_watch *w);
 int ts_watch_online(const struct ts_watch *w, int cpu);
 int ts_watch_stop(struct ts_watch *w);
 void ts_watch_free(struct ts_watch *w);
+int ts_watch_wait_ms(uint64_t now, uint64_t until);
 
 #endif
