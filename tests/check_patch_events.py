@@ -143,14 +143,14 @@ def check_sched_change(c: Checker, events: list) -> None:
              and (e["event"] == "tick_dep_sched" or
                   (e["event"] in ("tick_dep_set", "tick_dep_clear")
                    and e["f"].get("dependency") == "SCHED"))]
-    changes = [f"{e['f'].get('prev')}->{e['f'].get('sched')}" for e in sched
+    changes = [f"{e['f'].get('prev_sched')}->{e['f'].get('sched')}" for e in sched
                if e["event"] == "tick_dep_sched"]
     c.expect("CPU3: tick_dep_sched CFS->DEADLINE while the bit stays set",
              "CFS->DEADLINE" in changes, changes[:6])
     held, wrong = None, []
     for e in sched:
         if e["event"] == "tick_dep_sched":
-            if held is not None and e["f"].get("prev") != held:
+            if held is not None and e["f"].get("prev_sched") != held:
                 wrong.append(e["body"])
             held = e["f"].get("sched")
         elif e["event"] == "tick_dep_set":
@@ -159,7 +159,7 @@ def check_sched_change(c: Checker, events: list) -> None:
             if held is not None and e["f"].get("sched") != held:
                 wrong.append(e["body"])
             held = None
-    c.expect("CPU3: tick_dep_sched's prev and tick_dep_clear's sched name the reason last reported",
+    c.expect("CPU3: tick_dep_sched's prev_sched and tick_dep_clear's sched name the reason last reported",
              not wrong, wrong[:3])
 
 

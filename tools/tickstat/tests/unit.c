@@ -222,7 +222,7 @@ static void test_decode_dep_sched(void)
 	rec.size = sizeof(set);
 	CU_ASSERT_EQUAL_FATAL(ts_decode(&d, &rec, &v2), 1);
 
-	/* v3: target=3 sched=DEADLINE prev=CFS */
+	/* v3: target=3 sched=DEADLINE prev_sched=CFS */
 	i = 3;
 	memcpy(change + 8, &i, 4);
 	i = 1;
