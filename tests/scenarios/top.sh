@@ -41,7 +41,7 @@ rc intr-ptyrun $?
 state > "$OUT/state-after-intr.txt"
 
 # too few rows and columns: the worst CPU, the hidden line, lines cut
-ptyrun -o "$OUT/small.screen" -s 4x60 -k 4.5:q -t 60 -- tickstat top 2> "$OUT/small.err"
+ptyrun -o "$OUT/small.screen" -s 4x60 -k 6:q -t 60 -- tickstat top 2> "$OUT/small.err"
 rc small-ptyrun $?
 state > "$OUT/state-after-small.txt"
 
