@@ -122,8 +122,8 @@ demo: deps kernel-patched image
 #    link leaves a core idle, which another job then takes.
 # 2. The guest tests, one at a time at normal priority: a guest measures
 #    time, and a host busy with other work changes what it sees.  A guest
-#    keeps about one core busy; beside it, at nice 19 (so that the guest
-#    gets the CPU whenever it wants it), make -j2 builds the rest (the other
+#    keeps about one core busy; beside it, under SCHED_IDLE (so that the
+#    guest gets the CPU whenever it wants it), make -j2 builds the rest (the other
 #    tick configs, the bisect walk, the kernel package) and runs the tests
 #    that boot no guest.  Their TAP goes to build/check/*.tap, their output
 #    to build/check/background.log.
@@ -131,11 +131,12 @@ demo: deps kernel-patched image
 #    summary of all three.
 # At the end, scripts/phases prints how long each phase took.
 CHECK := $(BUILD)/check
-# the tests that need only the tools, the fixtures and Debian's packages
+# the tests that need only the tools, the fixtures and Debian's packages,
+# and measure no time: they run beside the guests and may wait for a CPU
+# (host/runner-retry times a stand-in emulator's boots: stage 3 runs it)
 TOOL_TESTS := host/analysis-owner host/bad-outputs host/check-gate host/completion host/deb.test host/install \
 	host/diagnosis-rules host/doctor host/doctor-recording host/manpages host/monitor-service \
-	host/monitor-unit host/perf-rotation host/prometheus-rules host/runner-retry host/runner-scan \
-	host/check-stages \
+	host/monitor-unit host/perf-rotation host/prometheus-rules host/runner-scan host/check-stages \
 	host/tickplot host/tickstat-fuzz host/tickstat-unit host/doc-examples
 # stage-test NAME PATTERNS: run these tests into $(CHECK)/NAME.tap; a
 # failure is counted at the end, and the builds go on
