@@ -24,7 +24,7 @@ class Scenario:
 
     def __init__(self, name: str, folder: Path, kernel: str):
         self.name, self.dir, self.kernel = name, folder, kernel
-        self.patched = kernel == "patched"
+        self.patched = kernel in ("patched", "patched-6.12")
         self.results: list[tuple[bool, str, str, str]] = []
         # set when the scenario could not produce its condition (a starved
         # vCPU): the kernel is not judged, the scenario is skipped
