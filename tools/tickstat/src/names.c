@@ -33,7 +33,13 @@ static const char * const restart_names[TS_NR_RESTART_CAUSES] = {
 	"UNKNOWN", "IDLE_EXIT", "IDLE_TICK", "DEPENDENCY",
 };
 
-static const char * const sched_names[] = { "NONE", "DEADLINE", "RR", "CFS" };
+/*
+ * TICK_DEP_SCHED_*: 0-3 in both series; 4-6 only in the linux-6.12 series
+ * (the fair server, a CFS task under a bandwidth quota, sched_ext).
+ */
+static const char * const sched_names[] = {
+	"NONE", "DEADLINE", "RR", "CFS", "FAIR_SERVER", "CFS_BANDWIDTH", "SCX",
+};
 
 /* Names for unknown numbers: a small ring so that a caller may hold two. */
 static const char *number_name(const char *prefix, long val)
