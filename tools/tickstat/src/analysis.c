@@ -45,6 +45,17 @@ void ts_analysis_free(struct ts_analysis *an)
 	memset(an, 0, sizeof(*an));
 }
 
+/* Each cause type's "other", empty: the causes beyond a CPU's table. */
+static void init_causes_other(struct ts_cpu *c)
+{
+	memset(c->causes_other, 0, sizeof(c->causes_other));
+	for (int t = 0; t < TS_NR_CAUSE_TYPES; t++) {
+		c->causes_other[t].type = t;
+		c->causes_other[t].queuer_pid = -1;
+		c->causes_other[t].queuer_cpu = -1;
+	}
+}
+
 /* The state of a CPU, created on first use; NULL if out of range or out of memory. */
 static struct ts_cpu *cpu_state(struct ts_analysis *an, int cpu)
 {
@@ -66,11 +77,7 @@ static struct ts_cpu *cpu_state(struct ts_analysis *an, int cpu)
 	c->cur_pid = -1;
 	c->tick_open = 1;
 	c->idle_open = 1;
-	for (int t = 0; t < TS_NR_CAUSE_TYPES; t++) {
-		c->causes_other[t].type = t;
-		c->causes_other[t].queuer_pid = -1;
-		c->causes_other[t].queuer_cpu = -1;
-	}
+	init_causes_other(c);
 	an->cpus[cpu] = c;
 	if (cpu >= an->nr_cpus)
 		an->nr_cpus = cpu + 1;
@@ -1761,7 +1768,7 @@ static void restart_causes(struct ts_cpu *c)
 	for (int i = 0; i < n; i++)
 		keep[i] = *open_cause(c, &c->cause_open[i]);
 	memset(c->causes, 0, c->nr_causes * sizeof(c->causes[0]));
-	memset(c->causes_other, 0, sizeof(c->causes_other));
+	init_causes_other(c);		/* each keeps its type: the series label it so */
 	c->nr_causes = 0;
 	for (int i = 0; i < n; i++) {
 		struct ts_cause_open *o = &c->cause_open[i];
