@@ -708,6 +708,7 @@ def check_causes(s: Scenario) -> None:
     if wake:
         check_sleep_armer(s, wake, sleeps)
     check_module_timer(s)
+    check_armings(s)
     check_ipis(s, int(s.notes["ipis"]))
     check_vectors(s)
     before = int((s.dir / "irq-before").read_text() or -1)
@@ -761,6 +762,55 @@ def check_module_timer(s: Scenario) -> None:
              by.get(("task", "insmod", 0)) == 1, 1, k.get("armed_by"))
     s.expect(f"CPU2 rearm re-armed {n - 1} times by itself", by.get(("itself", None, 2)) == n - 1,
              n - 1, k.get("armed_by"))
+
+
+RAW_START = re.compile(r"\[(\d+)\].*?\s(\d+\.\d+): (timer_start|hrtimer_start): .*?"
+                       r"function=(\S+)(?:.* cpu=(\d+))?")
+TICK_FUNCTIONS = ("tick_sched_timer", "tick_nohz_handler")
+
+
+def raw_starts(s: Scenario) -> list[tuple[int, float, str, str, int]]:
+    """The unfiltered instance's timer_start and hrtimer_start events:
+    (arming CPU, time in s, event, function, the CPU it fires on)."""
+    out = []
+    for line in (s.dir / "raw-timer-starts.txt").read_text().splitlines():
+        m = RAW_START.search(line)
+        if m:
+            cpu = int(m.group(1))
+            target = int(m.group(5)) if m.group(3) == "timer_start" else cpu
+            out.append((cpu, float(m.group(2)), m.group(3), m.group(4), target))
+    return out
+
+
+def check_armings(s: Scenario) -> None:
+    """Every arming of a timer or hrtimer for an isolated CPU that an
+    unfiltered trace of the window saw, tickstat counted: timer_start by the
+    CPU its flags name, from any CPU (its filter on that target), and
+    hrtimer_start on the CPU that armed it, the tick's own left out.  Also
+    the measure of what the filters leave out (docs/metrics.md, "Who armed
+    a timer")."""
+    stats = (s.dir / "raw-timer-starts.stats").read_text()
+    s.expect("the unfiltered trace lost nothing", not re.search(r":\s*[1-9]", stats), "0", stats)
+    w = s.report["window"]
+    lo, hi = w["start_ns"] / 1e9, w["end_ns"] / 1e9
+    # the text's times have microseconds: an event within 1 us of an edge may fall either way
+    inside = [e for e in raw_starts(s) if lo + 1e-6 < e[1] < hi - 1e-6]
+    edge = [e for e in raw_starts(s) if abs(e[1] - lo) <= 1e-6 or abs(e[1] - hi) <= 1e-6]
+    timers = [e for e in inside if e[2] == "timer_start"]
+    mon = [e for e in timers if e[4] in ISOLATED]
+    remote = [e for e in mon if e[0] not in ISOLATED]
+    hrt = [e for e in inside if e[2] == "hrtimer_start" and e[3] not in TICK_FUNCTIONS]
+    s.expect(f"measured: {len(timers)} timer_start in the window, {len(mon)} for CPUs 1-3, "
+             f"{len(remote)} of those from CPU 0; {len(hrt)} hrtimer_start (not the tick's), "
+             f"{len([e for e in hrt if e[0] in ISOLATED])} on CPUs 1-3", True, "", "")
+    for n in ISOLATED:
+        causes = s.cpu(n)["causes"]
+        for kind, raw in (("timer", [e for e in mon if e[4] == n]),
+                          ("hrtimer", [e for e in hrt if e[0] == n])):
+            c = causes.get(kind) or {}
+            counted = sum(k.get("armed") or 0 for k in c.get("items", []) + [c.get("other", {})])
+            s.within(f"CPU{n} {kind} armings (the unfiltered trace: {len(raw)})",
+                     len(raw), len(raw) + len(edge), counted)
 
 
 def check_ipis(s: Scenario, n: int) -> None:

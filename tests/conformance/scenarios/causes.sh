@@ -14,7 +14,32 @@
 # and after).  /proc/interrupts is read inside the recording around
 # the command (vectors-in-*) and outside it (vectors-out-*): each x86
 # vector's count on each CPU lies between the two deltas.
+# A tracing instance of its own records every timer_start and
+# hrtimer_start on every CPU, unfiltered, around the recording
+# (raw-timer-starts.txt): the independent count of the armings tickstat
+# keeps, and the measure of what its filters leave out.
 # Healthy: tickstat names each cause on its CPU, with the count made.
+
+# raw_timer_starts on|off: the unfiltered instance
+raw_timer_starts() {
+	raw=/sys/kernel/tracing/instances/causes-raw
+	if [ "$1" = on ]; then
+		mkdir "$raw" || return
+		echo mono > "$raw/trace_clock"
+		echo 4096 > "$raw/buffer_size_kb"
+		echo 1 > "$raw/events/timer/timer_start/enable"
+		echo 1 > "$raw/events/timer/hrtimer_start/enable"
+		echo 1 > "$raw/tracing_on"
+		return
+	fi
+	echo 0 > "$raw/tracing_on"
+	cat "$raw/trace" > "$DIR/raw-timer-starts.txt"
+	for c in "$raw"/per_cpu/cpu*; do
+		echo "${c##*/} $(grep -E '^(overrun|dropped events):' "$c/stats" | tr '\n' ' ')"
+	done > "$DIR/raw-timer-starts.stats"
+	rmdir "$raw"
+}
+
 scenario_causes() {
 	irq=$(awk '/ttyS0/ { sub(":", "", $1); print $1; exit }' /proc/interrupts)
 	note irq "$irq"
@@ -38,6 +63,7 @@ scenario_causes() {
 	migration=$(cat /proc/sys/kernel/timer_migration)
 	echo 0 > /proc/sys/kernel/timer_migration
 	dmesg -c > /dev/null
+	raw_timer_starts on
 	cp /proc/interrupts "$DIR/vectors-out-before"
 	record 8 -- sh -c "
 		cp /proc/interrupts $DIR/vectors-in-before
@@ -56,6 +82,7 @@ scenario_causes() {
 		awk '\$1 == \"$irq:\" { print \$5 }' /proc/interrupts > $DIR/irq-after
 		cp /proc/interrupts $DIR/vectors-in-after"
 	cp /proc/interrupts "$DIR/vectors-out-after"
+	raw_timer_starts off
 	dmesg > "$DIR/dmesg.txt"
 	# unloaded only now: the recorder names the timer function from kallsyms at its end
 	rmmod tick_test
