@@ -121,9 +121,9 @@ static void table_row(FILE *f, const struct ts_analysis *an, int cpu, const stru
 		armers(an, k, by, sizeof(by));
 	else
 		queuer(an, k, by, sizeof(by));
-	fprintf(f, "  %3d %-8s %-30s %8" PRIu64 " %8" PRIu64 " %10s %7s %s\n", cpu,
+	fprintf(f, "  %3d %-8s %-30s %8" PRIu64 " %8" PRIu64 " %10s %7s%s%s\n", cpu,
 		ts_cause_type_name(k->type), ts_text_safe(safe, sizeof(safe), name), k->count,
-		k->stopped, t, q, by);
+		k->stopped, t, q, by[0] ? " " : "", by);
 }
 
 /*
