@@ -303,6 +303,27 @@ static void test_series_causes_other(void)
 	finish();
 }
 
+/* The x86 vectors: a series per kind (eleven at most: bounded labels), their type known. */
+static void test_series_vectors(void)
+{
+	start(3);
+	an.caps.causes = (1u << TS_NR_CAUSE_TYPES) - 1;
+	an.caps.cause_exits = an.caps.causes;
+	sw(1, 0, 0, 100);
+	stop_in(1, 100 * MS, 100);
+	for (int i = 0; i < 2; i++) {
+		cause_ev(1, (200 + i) * MS, TS_CAUSE_VECTOR, 0, TS_VEC_RESCHEDULE);
+		cause_ev(1, (200 + i) * MS + 3000, TS_CAUSE_VECTOR, 1, TS_VEC_RESCHEDULE);
+	}
+	update(1 * S);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"vector\",name=\"reschedule\"")),
+			       2, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("seconds_total",
+					      "type=\"vector\",name=\"reschedule\"")), 6e-6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_cause_type_known{type=\"vector\"} "), 1, 1e-9);
+	finish();
+}
+
 /* At most top named culprits per CPU, reason and scope; the rest is other. */
 static void test_series_bounded(void)
 {
@@ -715,6 +736,7 @@ int main(void)
 		{ "series: label sets bounded, tables emptied", test_series_bounded },
 		{ "series: causes by CPU, type and name, bounded", test_series_causes },
 		{ "series: a type's causes beyond the table keep their type", test_series_causes_other },
+		{ "series: x86 vectors by kind", test_series_vectors },
 		{ "series: no counter ever goes down", test_series_monotonic },
 		{ "state: a CPU offline is unknown, nothing lost", test_offline },
 		{ "hold: a late commit counts from its own time", test_hold_late_commit },
