@@ -200,6 +200,11 @@ def check_diagnosis(s: Scenario) -> None:
     want = dict(DIAGNOSIS.get(s.name, {}))
     if s.name in ("rcu", "rcu-exp") and not (s.patched or s.first_scope):
         want = {2: want[2] + ("SCHED",)}
+    # 6.12's fair server holds a lone task's tick about once a second: the
+    # IPIs' spinner kept CPU 1's tick 1.2% of the window once (SCHED, over
+    # the 1% a tickless CPU may tick), 0.1% another time
+    if s.name == "causes" and s.fair_server.get(1):
+        want[1] = want[1] + ("SCHED",)
     if s.name == "cpu-quota" and (s.dir / "cpu.max").read_text().split()[0] != "no":
         want = {1: ("SCHED",) if s.release >= (6, 6) else TICKLESS}
         if s.release >= (6, 6):
