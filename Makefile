@@ -126,7 +126,7 @@ CHECK := $(BUILD)/check
 # the tests that need only the tools, the fixtures and Debian's packages
 TOOL_TESTS := host/analysis-owner host/bad-outputs host/check-gate host/completion host/deb.test host/install \
 	host/diagnosis-rules host/doctor host/doctor-recording host/manpages host/monitor-service \
-	host/monitor-unit host/perf-rotation host/prometheus-rules host/runner-scan host/tickplot \
+	host/monitor-unit host/perf-rotation host/vector-armers host/prometheus-rules host/runner-scan host/tickplot \
 	host/tickstat-fuzz host/tickstat-unit host/doc-examples
 # stage1-test NAME PATTERNS: run these tests into $(CHECK)/NAME.tap; a
 # failure is counted at the end, and the builds go on
