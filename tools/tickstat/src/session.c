@@ -749,20 +749,31 @@ static int extra_events(struct ts_session *ss, const struct ts_session_opts *o, 
 		}
 		names = tracefs_system_events(NULL, sys);
 		for (int k = 0; names && names[k]; k++) {
-			int dup = 0;
+			int dup = 0, cause = 0;
 
 			if (strcmp(ev, "*") && strcmp(ev, names[k]))
 				continue;
 			for (int e = 0; e < NR_EVENTS; e++)
 				dup |= ss->present[e] && !strcmp(events[e].system, sys) &&
 				       !strcmp(events[e].name, names[k]);
-			/* recorded for the causes, on the monitored CPUs only */
+			/* recorded for the causes, filtered on the monitored CPUs */
 			for (int e = 0; e < NR_CAUSE_EVENTS; e++)
-				dup |= ss->cause_present[e] &&
-				       !strcmp(cause_events[e].system, sys) &&
-				       !strcmp(cause_events[e].name, names[k]);
+				cause |= ss->cause_present[e] &&
+					 !strcmp(cause_events[e].system, sys) &&
+					 !strcmp(cause_events[e].name, names[k]);
 			n++;
-			if (dup)
+			/*
+			 * Asked for by name, a cause's event is every CPU's: its
+			 * filter goes (the analysis leaves out the CPUs the
+			 * report does not show, and the tick's own re-arming).
+			 */
+			if (cause && !dup && !enable &&
+			    tracefs_event_file_write(ss->inst, sys, names[k], "filter", "0") < 0) {
+				err_msg("-e %s:%s: cannot clear its filter\n", sys, names[k]);
+				tracefs_list_free(names);
+				return -1;
+			}
+			if (dup || cause)
 				continue;
 			if (enable ? tracefs_event_enable(ss->inst, sys, names[k]) :
 				     add_format(ss, sys, names[k])) {
