@@ -131,8 +131,21 @@ def held(s: Scenario, n: int, name: str, scope: str | None, lo: float, hi: float
 
 
 def stopped_at_end(s: Scenario, n: int) -> None:
-    s.expect(f"CPU{n} tick stopped at the end", s.last_span(n).get("tick") == "stopped",
-             "stopped", s.last_span(n))
+    last = s.last_span(n)
+    if s.fair_server.get(n) and last.get("tick") == "running" and last.get("reasons") == "SCHED@CPU":
+        # 6.12's fair server holds a lone task's tick for a tick or two
+        # about once a second (check_lone_task): the window may end in one
+        # (debian-6.12 with the probes, two-tasks: 1.7 ms of SCHED after
+        # 1.02 s stopped; in 2 of 3 make check runs on 2026-12-05).  Then
+        # the tick must have stopped just before it.
+        spans = [r for r in s.rows if r["kind"] == "span" and int(r["cpu"]) == n]
+        before = spans[-2] if len(spans) >= 2 else {}
+        moment = (int(last["end_ns"]) - int(last["start_ns"])) / 1e9
+        s.expect(f"CPU{n} tick stopped at the end, or stopped before a fair-server moment"
+                 " under 0.1 s", before.get("tick") == "stopped" and moment < 0.1,
+                 "stopped, then SCHED for under 0.1 s", (before, last))
+        return
+    s.expect(f"CPU{n} tick stopped at the end", last.get("tick") == "stopped", "stopped", last)
 
 
 def common(s: Scenario) -> None:
