@@ -410,6 +410,7 @@ struct ts_session {
 	int present[NR_EVENTS];
 	int cause_present[NR_CAUSE_EVENTS];
 	int causes;			/* record the causes (--no-causes: 0) */
+	int no_vector_causes;		/* leave the x86 vectors out (unknown then) */
 	struct task_quota quotas[TS_MAX_QUOTAS];
 	int nr_quotas;
 	struct ts_pidmap quota_map;	/* pid -> quotas[]: O(1) expected per switch */
@@ -566,7 +567,8 @@ static int setup_causes(struct ts_session *ss, int enable)
 		const struct cause_event *e = &cause_events[i];
 
 		if (!enable) {
-			ss->cause_present[i] = tracefs_event_file_exists(NULL, e->system, e->name,
+			ss->cause_present[i] = (e->type != TS_CAUSE_VECTOR || !ss->no_vector_causes) &&
+					       tracefs_event_file_exists(NULL, e->system, e->name,
 									 "format");
 			/* who armed a timer whose expiries are not recorded: of no use */
 			if (!ss->cause_present[i] || !arms_recorded(ss, e)) {
@@ -1021,6 +1023,7 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 	}
 	ss->an = an;
 	ss->causes = o->causes;
+	ss->no_vector_causes = o->no_vector_causes;
 	ss->rd.nr = 0;
 	ss->marker_fd = -1;
 	ss->mark_cpu = -1;

@@ -21,6 +21,7 @@ struct ts_session_opts {
 	int nr_extra;
 	int probes;			/* enum ts_probes_mode: kprobes on a stock kernel */
 	int causes;			/* record the causes' events on the monitored CPUs */
+	int no_vector_causes;		/* but not the x86 vectors' (tickstat top) */
 	int doctor;			/* audit the host at the start, into doctor marks */
 };
 
