@@ -217,6 +217,8 @@ def check_diagnosis(s: Scenario) -> None:
     want = dict(DIAGNOSIS.get(s.name, {}))
     if s.name in ("rcu", "rcu-exp") and not (s.patched or s.first_scope):
         want = {2: want[2] + ("SCHED",)}
+    if s.name == "timekeeping" and not (s.patched or "tick_retain" in s.probe_events):
+        want = {}       # CPU 0's tick state is unknown there
     if s.name == "cpu-quota" and (s.dir / "cpu.max").read_text().split()[0] != "no":
         want = {1: ("SCHED",) if s.release >= (6, 6) else TICKLESS}
         if s.release >= (6, 6):
@@ -587,8 +589,13 @@ def check_timekeeping(s: Scenario) -> None:
     with the probes, which cannot tell which of the two refused
     (docs/scenarios/timekeeping.md)."""
     c = s.cpu(0)
-    s.within("CPU0 share of the window with the tick stopped (it keeps the time)", 0, 0,
-             c["stopped_ns"] / max(1, c["window_ns"]))
+    if s.patched or "tick_retain" in s.probe_events:
+        s.within("CPU0 share of the window with the tick running (it keeps the time)", 0.99, 1,
+                 c["running_ns"] / max(1, c["window_ns"]))
+    else:
+        # 6.1 traces nothing on a tick that never stops: unknown, never "stopped"
+        s.within("CPU0 share of the window with its tick state unknown (stock kernel)", 0.99, 1,
+                 c["unknown_share"])
     m = s.module_report(r"tick_test: timekeeping counted (\d+) calls")
     if not m:
         raise ValueError("the test module did not count mode timekeeping")
@@ -657,20 +664,23 @@ def check_clock_unstable(s: Scenario) -> None:
     scope = s.dep_scope("GLOBAL")
     r = next((x for x in s.range_cpu(1)["reasons"]
               if x["reason"] == "CLOCK_UNSTABLE" and x["scope"] == scope), None)
-    # from the first decision after the set (its kick interrupts CPU 1 at once)
+    # from the first decision after the set (its kick interrupts CPU 1 at once);
+    # the task alone on CPU 1 is killed after that: LOC counts those ticks
+    # (common(), its tick stopped at both ends of the window)
     s.within(f"CPU1 CLOCK_UNSTABLE seconds from the set to the module's return ({secs:.3f} s)",
              secs - 0.1, secs, r["time_ns"] / 1e9 if r else None)
-    # and until the task is killed, after the module returned
-    whole = held(s, 1, "CLOCK_UNSTABLE", "GLOBAL", secs - 0.1, secs + 0.5)
-    if whole:
-        # the task is CPU 1's only work from the set to its end: LOC counts
-        # that stretch's ticks, one decision each
-        slack = max(5, 0.08 * whole["events"])
-        s.within(f"CPU1 LOC delta vs CLOCK_UNSTABLE decisions ({whole['events']})",
-                 whole["events"] - slack - (s.retries[1] if len(s.retries) > 1 else 0),
-                 whole["events"] + slack, s.loc[1])
+    # and until the task is killed, after insmod returned (0.57 s after the
+    # module's wait on Debian's 6.1)
+    whole = held(s, 1, "CLOCK_UNSTABLE", "GLOBAL", secs - 0.1, secs + 1.0)
+    ticks = s.cpu(1)["ticks"]
+    if whole and ticks is not None:
+        # a decision per tick, and one at each other interrupt's exit (244
+        # decisions for 219 ticks measured on 6.1, 229 for 223 patched)
+        slack = max(5, 0.03 * ticks)
+        s.within(f"CPU1 CLOCK_UNSTABLE decisions vs ticks ({ticks}: all of CPU 1's)",
+                 ticks - slack, ticks * 1.2 + slack, whole["events"])
         s.within("CPU1 CLOCK_UNSTABLE decisions (a tick rate of at least HZ/10)",
-                 0.1 * HZ * (secs - 0.1), 1.1 * HZ * (secs + 0.5) + 5, whole["events"])
+                 0.1 * HZ * (secs - 0.1), 1.1 * HZ * (secs + 1.0) + 5, whole["events"])
     stopped_at_end(s, 1)
     if s.dep_events:
         sets = [k for k in s.cpu(1)["culprits"] if k["dependency"] == "CLOCK_UNSTABLE"]
