@@ -137,7 +137,7 @@ CHECK := $(BUILD)/check
 TOOL_TESTS := host/analysis-owner host/bad-outputs host/check-gate host/completion host/deb.test host/install \
 	host/diagnosis-rules host/doctor host/doctor-recording host/manpages host/monitor-service \
 	host/monitor-unit host/perf-rotation host/prometheus-rules host/runner-scan host/check-stages \
-	host/tickplot host/tickstat-fuzz host/tickstat-unit host/doc-examples
+	host/tickplot host/tickstat-fuzz host/tickstat-unit host/doc-examples host/scenario-names
 # stage-test NAME PATTERNS: run these tests into $(CHECK)/NAME.tap; a
 # failure is counted at the end, and the builds go on
 stage-test = tests/run-tests $(2) >$(CHECK)/$(1).tap 2>&1 || true

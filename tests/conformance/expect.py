@@ -946,7 +946,8 @@ SCENARIOS = {
     "cpu-quota": Entry(check_cpu_quota, ("stock",)),
     "nohz-idle": Entry(check_nohz_idle, BOTH, "nohz=on", shows=("retain:RCU",)),
     "nohz-off": Entry(check_nohz_off, PATCHED, "nohz=off", shows=("retain:NOHZ_INACTIVE",)),
-    "boot-cpu": Entry(check_boot_cpu, BOTH, "nohz_full=0-3 rcu_nocbs=0-3"),
+    "boot-cpu": Entry(check_boot_cpu, BOTH, "nohz_full=0-3 rcu_nocbs=0-3",
+                      shows=("retain:TIMEKEEPING",)),
     "idle-poll": Entry(check_idle_poll, PATCHED, "idle=poll " + ISOLATED_APPEND),
     # CLOCK_UNSTABLE is never cleared: every later task would keep its tick
     "clock-unstable": Entry(check_clock_unstable, BOTH,
