@@ -22,7 +22,7 @@ export V
 # and prints the table at the end (scripts/phases); other targets record nothing.
 TIMED := scripts/timed
 PHASES := $(CURDIR)/$(BUILD)/check-phases.tsv
-ifneq ($(filter check check-stage1 check-background,$(MAKECMDGOALS)),)
+ifneq ($(filter check check-stage1,$(MAKECMDGOALS)),)
 export TICKSTAT_PHASES := $(PHASES)
 endif
 
@@ -115,37 +115,27 @@ $(INITRAMFS): guest-image/manifest guest-image/init guest-image/initramfs.py $(W
 demo: deps kernel-patched image
 	$(Q)tests/demo.sh
 
-# make check runs in three stages (docs/check-time.md).
-# 1. make -j2: what the guest tests need (the nohz_full kernel, Debian's
-#    kernels, the test modules, the initramfs) and the runner's own tests,
-#    which boot guests but measure no time; a download, an extraction or a
-#    link leaves a core idle, which another job then takes.
-# 2. The guest tests, one at a time at normal priority: a guest measures
-#    time, and a host busy with other work changes what it sees.  A guest
-#    keeps about one core busy; beside it, under SCHED_IDLE (so that the
-#    guest gets the CPU whenever it wants it), make -j2 builds the rest (the other
-#    tick configs, the bisect walk, the kernel package) and runs the tests
-#    that boot no guest.  Their TAP goes to build/check/*.tap, their output
-#    to build/check/background.log.
-# 3. The tests of the kernels stage 2 built (the config variants), and the
-#    summary of all three.
-# At the end, scripts/phases prints how long each phase took.
+# make check runs in two stages (docs/check-time.md).  The first builds what
+# the tests need and runs the tests that boot no guest, with make -j2: a
+# download, an extraction, a link or a packaging step leaves a core idle,
+# which another job then takes.  Its tests write their TAP into build/check/.
+# The second stage runs every other test, one at a time: the guests measure
+# time, and a host busy with other work changes what they see.  At the end,
+# scripts/phases prints how long each phase took.
 CHECK := $(BUILD)/check
-# the tests that need only the tools, the fixtures and Debian's packages,
-# and measure no time: they run beside the guests and may wait for a CPU
-# (host/runner-retry times a stand-in emulator's boots: stage 3 runs it)
+# the tests that need only the tools, the fixtures and Debian's packages
 TOOL_TESTS := host/analysis-owner host/bad-outputs host/check-gate host/completion host/deb.test host/install \
 	host/diagnosis-rules host/doctor host/doctor-recording host/manpages host/monitor-service \
-	host/monitor-unit host/perf-rotation host/prometheus-rules host/runner-scan host/check-stages \
-	host/tickplot host/tickstat-fuzz host/tickstat-unit host/doc-examples host/scenario-names
-# stage-test NAME PATTERNS: run these tests into $(CHECK)/NAME.tap; a
+	host/monitor-unit host/perf-rotation host/vector-armers host/prometheus-rules host/runner-scan host/tickplot \
+	host/tickstat-fuzz host/tickstat-unit host/doc-examples host/scenario-names
+# stage1-test NAME PATTERNS: run these tests into $(CHECK)/NAME.tap; a
 # failure is counted at the end, and the builds go on
-stage-test = tests/run-tests $(2) >$(CHECK)/$(1).tap 2>&1 || true
+stage1-test = tests/run-tests $(2) >$(CHECK)/$(1).tap 2>&1 || true
 
 check: check-start
-	$(Q)$(TIMED) "stage 1: what the guest tests need, and the runner's tests (make -j2)" \
+	$(Q)$(TIMED) "stage 1: builds and the tests without a guest (make -j2)" \
 		$(MAKE) -j2 --no-print-directory check-stage1 TICKSTAT_PHASES=$(CHECK)/stage1.tsv
-	$(Q)scripts/check-stages $(CHECK) $(MAKE); rc=$$?; \
+	$(Q)tests/run-tests $$(for f in $(CHECK)/*.tap; do printf -- '--earlier %s ' "$$f"; done); rc=$$?; \
 		scripts/phases $(PHASES) $(BUILD)/check-phases.txt; exit $$rc
 
 check-start:
@@ -153,26 +143,25 @@ check-start:
 	@mkdir -p $(CHECK)
 	@printf 'start\t%s\n' "$$(date +%s.%N)" >$(PHASES)
 
-.PHONY: check-stage1 check-background check-tools check-runner check-bisect check-config-matrix \
-	check-checkpatch check-kernel-deb
-check-stage1: check-runner kernel-patched kmod image
-check-background: check-tools check-bisect check-config-matrix check-checkpatch check-kernel-deb \
-	kernel-variants kernel-source kernel-deb
+.PHONY: check-stage1 check-tools check-runner check-bisect check-config-matrix check-checkpatch \
+	check-kernel-deb
+check-stage1: check-tools check-runner check-bisect check-config-matrix check-checkpatch \
+	check-kernel-deb kernel-patched kernel-variants kernel-source kmod image kernel-deb
 check-tools: deps $(TICKSTAT)
-	$(Q)$(call stage-test,tools,$(TOOL_TESTS))
+	$(Q)$(call stage1-test,tools,$(TOOL_TESTS))
 # the runner's own tests boot guests but measure no time (exit codes, files):
 # they wait on timeouts and boots while the builds run
 check-runner: deps kernel-patched image
-	$(Q)$(call stage-test,runner,guest/runner-failures guest/runner-io)
+	$(Q)$(call stage1-test,runner,guest/runner-failures guest/runner-io)
 # the bisect tree starts as a copy of the patched tree and its objects
 check-bisect: kmod-patched
-	$(Q)$(call stage-test,bisect,host/bisect)
+	$(Q)$(call stage1-test,bisect,host/bisect)
 check-config-matrix: kernel-variants
-	$(Q)$(call stage-test,config-matrix,host/config-matrix)
+	$(Q)$(call stage1-test,config-matrix,host/config-matrix)
 check-checkpatch: kernel-source
-	$(Q)$(call stage-test,checkpatch,host/checkpatch)
+	$(Q)$(call stage1-test,checkpatch,host/checkpatch)
 check-kernel-deb: kernel-deb
-	$(Q)$(call stage-test,kernel-deb,host/kernel-deb)
+	$(Q)$(call stage1-test,kernel-deb,host/kernel-deb)
 
 # One conformance scenario (or several: NAME="lone-task two-tasks") on the
 # patched kernel, or TREE=stock, debian-6.1, ... (its test module built first)

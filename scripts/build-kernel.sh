@@ -1,6 +1,9 @@
 #!/bin/bash
 # build-kernel.sh - build a guest kernel: TREE (stock|patched|bisect) with a config VARIANT.
 # The bisect tree carries only the first $SERIES_LIMIT patches of the series.
+# Without a suffix the trees are Linux 6.1 with kernel-patches/series; TREE-BASE
+# (stock-6.12, patched-6.12, bisect-6.12) is /usr/src/linux-source-BASE.tar.xz
+# with kernel-patches/linux-BASE/series.
 #
 # usage: build-kernel.sh TREE VARIANT [MAKE TARGET...]   (default target: bzImage)
 #        build-kernel.sh TREE VARIANT source   only extract (and patch) the tree
@@ -13,9 +16,7 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 build=${BUILD_DIR:-$top/build}/kernel
-patches=$top/kernel-patches
 configs=$top/guest-image/config
 verbose=${V:-0}
 
@@ -27,17 +28,31 @@ targets=${*:-bzImage}
 say() { echo "  $*" >&2; }
 die() { echo "build-kernel: $*" >&2; exit 1; }
 
-case "$tree" in stock|patched|bisect) ;; *) die "unknown tree '$tree' (stock, patched or bisect)";; esac
+# kind: stock, patched or bisect; suffix: "" for 6.1, else -BASE
+kind=${tree%%-*}
+suffix=${tree#"$kind"}
+base=${suffix#-}
+base=${base:-6.1}
+patches=$top/kernel-patches${suffix:+/linux-$base}
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-$base.tar.xz}
+
+case "$kind" in stock|patched|bisect) ;; *) die "unknown tree '$tree' (stock, patched or bisect)";; esac
+[ -f "$patches/series" ] || die "unknown tree '$tree' (no $patches/series)"
 [ -f "$configs/$variant.config" ] || die "unknown config variant '$variant' (no $configs/$variant.config)"
-[ -f "$tarball" ] || die "$tarball not found: install linux-source-6.1"
+[ -f "$tarball" ] || die "$tarball not found: install linux-source-$base"
 
 src=$build/src/$tree
 obj=$build/obj/$tree-$variant
+# the config fragments, in merge order: a 6.12 tree adds its own after the base
+fragments=("$configs/base.config")
+[ -z "$suffix" ] || [ ! -f "$configs/linux-$base/base.config" ] ||
+	fragments+=("$configs/linux-$base/base.config")
+fragments+=("$configs/$variant.config")
 base_version=$(sed -n 's/^# base: *//p' "$patches/series")
 
 # series_patches - the patch files named by the series, in order
 series_patches() {
-	if [ "$tree" = bisect ]; then
+	if [ "$kind" = bisect ]; then
 		grep -v -e '^#' -e '^[[:space:]]*$' "$patches/series" | head -n "${SERIES_LIMIT:?}" || true
 		return
 	fi
@@ -74,8 +89,8 @@ extract() {
 	mkdir -p "$src.tmp"
 	# -m: fresh mtimes, so objects of an older tree in $obj are rebuilt.
 	tar -C "$src.tmp" -m -xf "$tarball"
-	check_version "$src.tmp/linux-source-6.1"
-	mv "$src.tmp/linux-source-6.1" "$src"
+	check_version "$src.tmp/linux-source-$base"
+	mv "$src.tmp/linux-source-$base" "$src"
 	rmdir "$src.tmp"
 	mkdir -p "$src/.tickstat"
 	stat -c '%s %Y' "$tarball" >"$src/.tickstat/tarball"
@@ -161,8 +176,8 @@ tree_is_current() {
 # least (seed_of): make rebuilds the objects whose CONFIG_ symbols differ
 # and keeps the host tools, objtool and the rest.
 seed_bisect() {
-	local seed_src=$build/src/patched seed_obj=$build/obj/patched-$variant
-	[ "$tree" = bisect ] && ! tree_is_current "$src" && tree_is_current "$seed_src" &&
+	local seed_src=$build/src/patched$suffix seed_obj=$build/obj/patched$suffix-$variant
+	[ "$kind" = bisect ] && ! tree_is_current "$src" && tree_is_current "$seed_src" &&
 		[ -f "$seed_src/.tickstat/applied/order" ] &&
 		[ -f "$seed_obj/.config" ] || return 0
 	say "LINK $seed_src -> $src"
@@ -198,7 +213,7 @@ seed_of() {
 seed_variant() {
 	local seed_obj
 	seed_obj=$build/obj/$tree-$(seed_of "$variant")
-	[ "$tree" != bisect ] && [ "$variant" != nohz_full ] && [ ! -f "$obj/.config" ] &&
+	[ "$kind" != bisect ] && [ "$variant" != nohz_full ] && [ ! -f "$obj/.config" ] &&
 		[ -f "$seed_obj/.config" ] || return 0
 	say "COPY $seed_obj -> $obj"
 	"$top/scripts/copy-kernel-objs.sh" "$seed_obj" "$obj"
@@ -208,10 +223,10 @@ prepare_source() {
 	seed_bisect
 	if ! tree_is_current "$src"; then
 		extract
-		[ "$tree" != stock ] && apply_series
+		[ "$kind" != stock ] && apply_series
 		return 0
 	fi
-	[ "$tree" != stock ] || return 0
+	[ "$kind" != stock ] || return 0
 	series_changed || return 0
 	say "SERIES changed: re-applying"
 	keep_times_save
@@ -230,7 +245,7 @@ prepare_source() {
 config_key() {
 	local f
 	{
-		cat "$configs/base.config" "$configs/$variant.config" "$src/.tickstat/tarball"
+		cat "${fragments[@]}" "$src/.tickstat/tarball"
 		if [ -d "$src/.tickstat/applied" ]; then
 			patched_files "$src/.tickstat/applied/"*.patch 2>/dev/null |
 				grep -E '(^|/)Kconfig' | while read -r f; do
@@ -254,8 +269,7 @@ configure() {
 	mkdir -p "$obj"
 	run "$obj/config-tiny.log" make -C "$src" O="$obj" KCONFIG_CONFIG="$tmp" tinyconfig
 	run "$obj/config-merge.log" env KCONFIG_CONFIG="$tmp" \
-		"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$tmp" \
-		"$configs/base.config" "$configs/$variant.config"
+		"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$tmp" "${fragments[@]}"
 	run "$obj/config-old.log" make -C "$src" O="$obj" KCONFIG_CONFIG="$tmp" olddefconfig
 	if cmp -s "$tmp" "$obj/.config"; then
 		rm -f "$tmp"
@@ -268,8 +282,8 @@ configure() {
 	echo "$key" >"$obj/.tickstat-config-key"
 }
 
-# check_fragment - every option the fragments set (the variant's setting
-# winning over the base's) must survive olddefconfig
+# check_fragment - every option the fragments set (the later fragment's
+# setting winning) must survive olddefconfig
 check_fragment() {
 	local line opt missing=""
 	declare -A want
@@ -278,7 +292,7 @@ check_fragment() {
 		CONFIG_*=*) want[${line%%=*}]=$line;;
 		"# CONFIG_"*" is not set") opt=${line#\# }; want[${opt%% *}]=$line;;
 		esac
-	done < <(cat "$configs/base.config" "$configs/$variant.config")
+	done < <(cat "${fragments[@]}")
 	for opt in "${!want[@]}"; do
 		line=${want[$opt]}
 		case "$line" in

@@ -3,7 +3,8 @@
 
 Every reason name in names.c (dependency bits, retain reasons, IDLE_REFUSED,
 the names by number DEP_BIT<n> and RETAIN_<n>), analysis.c (UNREPORTED,
-NOT_NOHZ_FULL) and every cause type must have a rule in diagnosis.c's rules
+NOT_NOHZ_FULL), every cause type and every x86 vector kind (vector:KIND)
+must have a rule in diagnosis.c's rules
 table; every rule must name something tickstat prints (or one of the
 diagnosis' own verdicts) and point at an anchor that docs/cookbook.md has.
 Each anchor must be defined once.
@@ -39,6 +40,8 @@ def printed_names(src: Path) -> list[str]:
     text = names_c.read_text()
     names = array(text, "dep_names", names_c) + array(text, "retain_names", names_c)
     names += array(text, "cause_type_names", names_c)
+    # the x86 vectors: the diagnosis links each kind's own section
+    names += ["vector:" + k for k in array(text, "vector_names", names_c)]
     for fn in ("ts_dep_name", "ts_retain_name"):
         body = function(text, fn, names_c)
         names += re.findall(r'return "([A-Za-z_0-9]+)";', body)

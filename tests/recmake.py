@@ -11,6 +11,7 @@ page counts and CRC-32s its reader checks) and each CPU's events in pages.
 """
 import struct
 import zlib
+from pathlib import Path
 
 from datfix import MAGIC
 
@@ -35,6 +36,24 @@ EXTRA_FORMATS = [
      "\tfield:void * hrtimer;\toffset:8;\tsize:8;\tsigned:0;\n\n"
      "print fmt: \"hrtimer=%p\", REC->hrtimer\n"),
 ]
+
+
+# the guest kernels' own formats of the causes' events (tests/fixtures/formats/README.md)
+FORMATS = Path(__file__).resolve().parent / "fixtures/formats"
+VECTORS = ("local_timer", "reschedule", "call_function", "call_function_single", "irq_work",
+           "x86_platform_ipi", "spurious_apic", "error_apic", "thermal_apic", "threshold_apic",
+           "deferred_error_apic")
+FIRST_REAL_ID = 1000
+
+
+def real_format(version: str, system: str, name: str, eid: int) -> str:
+    """A guest's format of system:name, as it wrote it, under another id: the
+    base fixture's ids are another boot's and would collide."""
+    text = (FORMATS / version / system / name).read_text()
+    lines = text.split("\n")
+    assert lines[1].startswith("ID: ")
+    lines[1] = "ID: %d" % eid
+    return "\n".join(lines)
 
 
 def _sized(b: bytes, p: int, size: int) -> tuple[bytes, int]:
@@ -116,8 +135,9 @@ class Pages:
         return self.pages
 
 
-def common(eid: int, pid: int) -> bytes:
-    return struct.pack("<HBBi", eid, 0, 0, pid)
+def common(eid: int, pid: int, flags: int = 0) -> bytes:
+    """The common fields; flags is common_flags (0x08 hardirq, 0x10 softirq)."""
+    return struct.pack("<HBBi", eid, flags, 0, pid)
 
 
 def used(page: bytes) -> int:
@@ -134,6 +154,67 @@ class Recording:
         self.events: list[list[tuple[int, bytes]]] = [[] for _ in range(ncpus)]
         self.syms: dict[str, int] = {}
         self.comms: dict[int, str] = {}
+
+    def real_formats(self, version: str, events: list[tuple[str, str]]) -> None:
+        """Add the guest's own formats of these events (not those the file has)."""
+        have = {text.split(b"\n")[0] for _, text in self.formats}
+        for system, name in events:
+            if b"name: " + name.encode() in have:
+                continue
+            eid = FIRST_REAL_ID + len(self.formats)
+            self.formats.append((system, real_format(version, system, name, eid).encode()))
+
+    def causes_formats(self, version: str = "6.1", vectors: tuple[str, ...] = VECTORS,
+                       arming: bool = True) -> None:
+        """The x86 vectors' formats (those named), the timers' and softirqs'; with
+        arming, timer_start and hrtimer_start."""
+        events = [("irq_vectors", v + x) for v in vectors for x in ("_entry", "_exit")]
+        events += [("timer", "timer_expire_entry"), ("timer", "timer_expire_exit"),
+                   ("irq", "softirq_entry"), ("irq", "softirq_exit")]
+        if arming:
+            events += [("timer", "timer_start"), ("timer", "hrtimer_start")]
+        self.real_formats(version, events)
+
+    def vector(self, cpu: int, ts: int, kind: str, exit: bool = False, pid: int = 0,
+               number: int = 0xfd) -> None:
+        """An x86 vector's entry (or exit): irq_vectors:KIND_entry, its vector number."""
+        eid = event_id(self.formats, kind + ("_exit" if exit else "_entry"))
+        self.events[cpu].append((ts, common(eid, pid, 0x08) + struct.pack("<i", number)))
+
+    def timer_start(self, cpu: int, ts: int, fn: str, timer: int, target: int, pid: int,
+                    flags: int = 0) -> None:
+        """timer_start on cpu (6.1's layout): timer armed to fire on target
+        (TIMER_CPUMASK of its flags; 0x00100000 is TIMER_PINNED, bits 22 up
+        the wheel's index); flags are common_flags."""
+        data = common(event_id(self.formats, "timer_start"), pid, flags) + \
+            struct.pack("<QQQQI", timer, self.sym(fn), 1000, 999, 0x00100000 | 3 << 22 | target)
+        self.events[cpu].append((ts, data))
+
+    def hrtimer_start(self, cpu: int, ts: int, fn: str, hrtimer: int, pid: int,
+                      flags: int = 0) -> None:
+        """hrtimer_start on cpu, where the hrtimer is queued (6.1.192's layout)."""
+        data = common(event_id(self.formats, "hrtimer_start"), pid, flags) + \
+            struct.pack("<QQqqIB", hrtimer, self.sym(fn), ts + 1000, ts + 1000, 0, 0)
+        self.events[cpu].append((ts, data))
+
+    def timer_expire(self, cpu: int, ts: int, fn: str, timer: int, exit: bool = False) -> None:
+        """timer_expire_entry (or _exit) of timer, in softirq context."""
+        if exit:
+            data = common(event_id(self.formats, "timer_expire_exit"), 0, 0x10) + \
+                struct.pack("<Q", timer)
+        else:
+            data = common(event_id(self.formats, "timer_expire_entry"), 0, 0x10) + \
+                struct.pack("<QQQQ", timer, 1000, self.sym(fn), 1000)
+        self.events[cpu].append((ts, data))
+
+    def hrtimer_at(self, cpu: int, ts: int, fn: str, hrtimer: int, exit: bool = False) -> None:
+        """hrtimer_expire_entry (or _exit) of the hrtimer at that address."""
+        if exit:
+            data = common(HRTIMER_EXIT, 0, 0x08) + struct.pack("<Q", hrtimer)
+        else:
+            data = common(event_id(self.formats, "hrtimer_expire_entry"), 0, 0x08) + \
+                struct.pack("<QqQ", hrtimer, ts, self.sym(fn))
+        self.events[cpu].append((ts, data))
 
     def sym(self, name: str) -> int:
         """The address of a function, in the file's kallsyms."""
@@ -174,12 +255,15 @@ class Recording:
         self.events[cpu].append((ts, data))
 
     def write(self, path, start: int, end: int, start_marks: list[str], initial: str,
-              monitored: str, causes: str = "work,timer,hrtimer,irq,softirq") -> None:
-        """The file: marks from start to end around the events, as tickstat writes them."""
+              monitored: str, causes: str = "work,timer,hrtimer,irq,softirq",
+              armers: str | None = None) -> None:
+        """The file: marks from start to end around the events, as tickstat writes
+        them; armers (the start mark's armers=) None: a tickstat before them."""
         cpus = "0-%d" % (self.ncpus - 1)
         self.sym("tick_sched_timer")
-        self.mark(start, "tickstat v1 start: cpus=%s nohz_full=%s monitored=%s causes=%s"
-                  % (cpus, monitored, monitored, causes))
+        self.mark(start, "tickstat v1 start: cpus=%s nohz_full=%s monitored=%s causes=%s%s"
+                  % (cpus, monitored, monitored, causes,
+                     "" if armers is None else " armers=" + armers))
         t = start
         for m in start_marks:
             t += 1000
@@ -212,7 +296,18 @@ class Recording:
         pages[0] += p.close()
         self._write(path, pages)
 
-    def _write(self, path, pages) -> None:
+    def write_plain(self, path) -> None:
+        """The events alone, no tickstat mark: a trace.dat as trace-cmd record writes it."""
+        self.sym("tick_sched_timer")
+        pages = []
+        for cpu in range(self.ncpus):
+            p = Pages()
+            for ts, data in sorted(self.events[cpu], key=lambda e: e[0]):
+                p.add(ts, data)
+            pages.append(p.close())
+        self._write(path, pages, b"3.1.6")
+
+    def _write(self, path, pages, recorder: bytes = b"tickstat 0.1") -> None:
         out = bytearray(MAGIC + b"6\0" + bytes([0, LONG]) + struct.pack("<I", PAGE))
         for tag in ("header_page", "header_event"):
             out += tag.encode() + b"\0" + struct.pack("<Q", len(self.parts[tag])) + \
@@ -237,7 +332,7 @@ class Recording:
         out += struct.pack("<Q", len(cl)) + cl
         out += struct.pack("<I", self.ncpus) + b"options  \0"
         for oid, text in ((4, b"local global [mono]"), (5, b"Linux test 6.1.192 x86_64"),
-                          (9, b"tickstat 0.1")):
+                          (9, recorder)):
             out += struct.pack("<HI", oid, len(text) + 1) + text + b"\0"
         out += struct.pack("<H", 0) + b"flyrecord\0"
         clock = b"[mono]"

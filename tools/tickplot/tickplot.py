@@ -47,7 +47,8 @@ CSV_HEADER_V1 = CSV_HEADER[:7]     # before the task column: still read
 TICK_STATES = ("stopped", "running", "unknown")
 IDLE_STATES = ("busy", "idle", "unknown")
 # cause rows' types (tickstat's, docs/recording-format.md) and their markers on the timeline
-CAUSE_MARKERS = {"work": "s", "timer": "^", "hrtimer": "v", "irq": "o", "softirq": "D"}
+CAUSE_MARKERS = {"work": "s", "timer": "^", "hrtimer": "v", "irq": "o", "softirq": "D",
+                 "vector": "p"}
 MAX_NS = 2**63 - 1                 # tickstat's times are u64 ns; more is not a time
 MAX_CPU = 1 << 20
 REPORT_ID = re.compile(r"[0-9a-f]{16}")   # window.id, the CSV window row's: 16 hex digits

@@ -224,17 +224,19 @@ class TimelineTest(unittest.TestCase):
                             "cause,1,500000000,500010000,,,hrtimer:perf_mux_hrtimer_handler,7\n"
                             "cause,1,900000000,,,,irq:24 virtio0-input.0,7\n"
                             "cause,1,1500000000,1500020000,,,hrtimer:perf_mux_hrtimer_handler,7\n"
+                            "cause,1,1600000000,1600001000,,,vector:reschedule,7\n"
                             "span,2,0,2000000000,stopped,idle,,0\n"
                             "cause,2,1000000000,1000005000,,,\"work:vmstat_update\",0\n")
             tl = tickplot.load_csv(path)
         self.assertEqual(dict(tl.causes[1]), {
             "hrtimer": [(0.5, "perf_mux_hrtimer_handler"), (1.5, "perf_mux_hrtimer_handler")],
-            "irq": [(0.9, "24 virtio0-input.0")]})
+            "irq": [(0.9, "24 virtio0-input.0")], "vector": [(1.6, "reschedule")]})
         self.assertEqual(dict(tl.causes[2]), {"work": [(1.0, "vmstat_update")]})
         fig, ax = plt.subplots()
         tickplot.draw_timeline(ax, tl)
         marks = by_gid(fig, "causes:")
-        self.assertEqual(sorted(marks), ["causes:1:hrtimer", "causes:1:irq", "causes:2:work"])
+        self.assertEqual(sorted(marks), ["causes:1:hrtimer", "causes:1:irq", "causes:1:vector",
+                                         "causes:2:work"])
         # CPU 1 is the first row (y 0), CPU 2 the second (y 1)
         self.assertEqual([tuple(p) for p in marks["causes:1:hrtimer"][0].get_offsets()],
                          [(0.5, 0.225), (1.5, 0.225)])
@@ -243,7 +245,7 @@ class TimelineTest(unittest.TestCase):
         self.assertEqual(marks["causes:1:irq"][0].get_offsets()[0][0], 0.9)
         legend = [t.get_text() for t in ax.get_legend().get_texts()]
         self.assertEqual([t for t in legend if t.startswith("cause")],
-                         ["cause: work", "cause: hrtimer", "cause: irq"])
+                         ["cause: work", "cause: hrtimer", "cause: irq", "cause: vector"])
         plt.close(fig)
         fig, ax = plt.subplots()
         tickplot.draw_timeline(ax, tickplot.load_csv(FIX / "demo.csv"), [1, 2, 3])

@@ -23,6 +23,7 @@ void ts_analysis_init(struct ts_analysis *an)
 	memset(an, 0, sizeof(*an));
 	an->nohz_default = -1;
 	an->causes_recorded = -1;
+	an->armers_recorded = -1;
 }
 
 void ts_analysis_free(struct ts_analysis *an)
@@ -43,6 +44,17 @@ void ts_analysis_free(struct ts_analysis *an)
 		free(an->callers[i].name);
 	free(an->comms);
 	memset(an, 0, sizeof(*an));
+}
+
+/* Each cause type's "other", empty: the causes beyond a CPU's table. */
+static void init_causes_other(struct ts_cpu *c)
+{
+	memset(c->causes_other, 0, sizeof(c->causes_other));
+	for (int t = 0; t < TS_NR_CAUSE_TYPES; t++) {
+		c->causes_other[t].type = t;
+		c->causes_other[t].queuer_pid = -1;
+		c->causes_other[t].queuer_cpu = -1;
+	}
 }
 
 /* The state of a CPU, created on first use; NULL if out of range or out of memory. */
@@ -66,11 +78,7 @@ static struct ts_cpu *cpu_state(struct ts_analysis *an, int cpu)
 	c->cur_pid = -1;
 	c->tick_open = 1;
 	c->idle_open = 1;
-	for (int t = 0; t < TS_NR_CAUSE_TYPES; t++) {
-		c->causes_other[t].type = t;
-		c->causes_other[t].queuer_pid = -1;
-		c->causes_other[t].queuer_cpu = -1;
-	}
+	init_causes_other(c);
 	an->cpus[cpu] = c;
 	if (cpu >= an->nr_cpus)
 		an->nr_cpus = cpu + 1;
@@ -1387,6 +1395,9 @@ static void cause_ends(struct ts_analysis *an, struct ts_cpu *c, const struct ts
 
 static void on_cause(struct ts_analysis *an, struct ts_cpu *c, const struct ts_event *ev)
 {
+	/* an hrtimer that returns HRTIMER_RESTART is queued again right after its exit */
+	c->hrtimer_exit_inst = ev->cause.exit && ev->cause.type == TS_CAUSE_HRTIMER ?
+			       ev->cause.inst : 0;
 	if (ev->cause.exit)
 		cause_ends(an, c, ev);
 	else if (an->counting)
@@ -1418,6 +1429,131 @@ static void on_queue(struct ts_analysis *an, const struct ts_event *ev)
 	k->queuer_cpu = ev->cpu;
 }
 
+/* ---- who armed a timer (docs/metrics.md, "Who armed a timer") ---- */
+
+/*
+ * The cause an arming ran in on the arming CPU: the innermost one still
+ * open, of a kind that can arm in that context (a work item in a task, the
+ * others in interrupt context), and only of a type whose exits are traced
+ * (else an entry stays open for good).  NULL when none.
+ */
+static const struct ts_cause_open *arming_in(const struct ts_analysis *an,
+					     const struct ts_cpu *at, int in_irq)
+{
+	for (int i = at ? at->nr_cause_open - 1 : -1; i >= 0; i--) {
+		const struct ts_cause_open *o = &at->cause_open[i];
+
+		if (!(an->caps.cause_exits & (1u << o->type)))
+			continue;
+		if ((o->type == TS_CAUSE_WORK) != !in_irq)
+			continue;
+		return o;
+	}
+	return NULL;
+}
+
+/*
+ * Who armed it: the timer itself (its callback re-armed it, or an hrtimer
+ * returned HRTIMER_RESTART: queued again right after its exit, nothing in
+ * between on that CPU), the cause it was armed in, interrupt context with
+ * no cause traced there (a housekeeping CPU), or the task.
+ */
+static void arm_context(const struct ts_analysis *an, const struct ts_cpu *at,
+			const struct ts_event *ev, uint64_t restarted, struct ts_armer *who)
+{
+	const struct ts_cause_open *o = arming_in(an, at, ev->arm.in_irq);
+	const char *comm;
+
+	memset(who, 0, sizeof(*who));
+	who->cpu = ev->cpu;
+	who->count = 1;
+	if ((ev->arm.type == TS_CAUSE_HRTIMER && restarted && restarted == ev->arm.inst) ||
+	    (o && o->type == ev->arm.type && o->inst == ev->arm.inst)) {
+		who->ctx = TS_ARM_SELF;
+	} else if (o) {
+		const struct ts_cause *k = open_cause((struct ts_cpu *)at, o);
+
+		who->ctx = TS_ARM_CAUSE;
+		who->ctx_type = k->type;
+		who->ctx_key = k->key;
+		memcpy(who->ctx_name, k->name, sizeof(who->ctx_name));
+	} else if (ev->arm.in_irq) {
+		who->ctx = TS_ARM_IRQ;
+	} else {
+		who->ctx = TS_ARM_TASK;
+		who->pid = ev->pid;
+		comm = ts_comm_get(an, ev->pid);
+		if (comm)
+			snprintf(who->comm, sizeof(who->comm), "%s", comm);
+	}
+}
+
+/* The same armer: the same CPU and context; a task by its name (else its pid). */
+static int same_armer(const struct ts_armer *a, const struct ts_armer *b)
+{
+	if (a->ctx != b->ctx || a->cpu != b->cpu)
+		return 0;
+	switch (a->ctx) {
+	case TS_ARM_TASK:
+		if (a->comm[0] && b->comm[0])
+			return !strcmp(a->comm, b->comm);
+		return !a->comm[0] && !b->comm[0] && a->pid == b->pid;
+	case TS_ARM_CAUSE:
+		return a->ctx_type == b->ctx_type && a->ctx_key == b->ctx_key;
+	default:
+		return 1;
+	}
+}
+
+/* Count an arming for its armer: the first TS_MAX_ARMERS have an entry, the rest are summed. */
+static void add_armer(struct ts_cause *k, const struct ts_armer *who)
+{
+	for (int i = 0; i < k->nr_armers; i++) {
+		if (same_armer(&k->armers[i], who)) {
+			k->armers[i].count++;
+			k->armers[i].pid = who->pid;	/* a task's name: its last pid */
+			return;
+		}
+	}
+	if (k->nr_armers == TS_MAX_ARMERS) {
+		k->armers_other++;
+		return;
+	}
+	k->armers[k->nr_armers++] = *who;
+}
+
+/*
+ * A timer armed to fire on a CPU (timer_start on any CPU, its target in
+ * its flags; hrtimer_start on the CPU that arms it): the target CPU's entry
+ * of its function counts it, with who armed it.  Counts, not an order
+ * across CPUs: a file is read CPU by CPU (tracedat.c), as the queue is.
+ */
+static void on_arm(struct ts_analysis *an, const struct ts_event *ev)
+{
+	struct ts_cpu *at = ev->cpu >= 0 && ev->cpu < TS_MAX_CPUS ? an->cpus[ev->cpu] : NULL;
+	uint64_t restarted = at ? at->hrtimer_exit_inst : 0;
+	struct ts_armer who;
+	struct ts_cause *k;
+	struct ts_cpu *c;
+	int idx;
+
+	if (at)
+		at->hrtimer_exit_inst = 0;
+	if (!an->counting || ev->arm.target < 0 || ev->arm.target >= TS_MAX_CPUS ||
+	    (ev->arm.type != TS_CAUSE_TIMER && ev->arm.type != TS_CAUSE_HRTIMER))
+		return;
+	c = an->cpus[ev->arm.target];
+	if (!c && (an->restrict_cpus || !ts_analysis_covers(an, ev->arm.target)))
+		return;		/* a CPU the report leaves out */
+	c = cpu_state(an, ev->arm.target);
+	if (!c)
+		return;
+	arm_context(an, at, ev, restarted, &who);
+	k = cause_entry(c, ev->arm.type, ev->arm.function, &idx);
+	k->armed++;
+	add_armer(k, &who);
+}
+
 /*
  * ts_analysis_want_symbols - ask q for every address a report names by
  * symbol: the callers of tick dependencies and the causes that are
@@ -1433,44 +1569,71 @@ int ts_analysis_want_symbols(const struct ts_analysis *an, struct ts_ksym_query 
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
 		const struct ts_cpu *c = an->cpus[cpu];
 
-		for (int i = 0; c && i < c->nr_causes; i++) {
-			if (c->causes[i].type > TS_CAUSE_HRTIMER)
-				continue;
-			if (q)
-				ts_ksym_want(q, c->causes[i].key);
-			n++;
+		for (int i = 0; c && i < c->nr_causes + TS_NR_CAUSE_TYPES; i++) {
+			const struct ts_cause *k = i < c->nr_causes ? &c->causes[i] :
+						   &c->causes_other[i - c->nr_causes];
+
+			if (i < c->nr_causes && k->type <= TS_CAUSE_HRTIMER) {
+				if (q)
+					ts_ksym_want(q, k->key);
+				n++;
+			}
+			/* the work, timer or hrtimer an arming ran in */
+			for (int a = 0; a < k->nr_armers; a++) {
+				if (k->armers[a].ctx != TS_ARM_CAUSE ||
+				    k->armers[a].ctx_type > TS_CAUSE_HRTIMER)
+					continue;
+				if (q)
+					ts_ksym_want(q, k->armers[a].ctx_key);
+				n++;
+			}
 		}
 	}
 	return n;
 }
 
-/* The symbol q found for addr, kept for the reports (the first name wins). */
-static void name_symbol(struct ts_analysis *an, const struct ts_ksym_query *q, uint64_t addr)
+/*
+ * The symbol q found for addr, kept for the reports (the first name wins).
+ * A caller is named "symbol+0xoff"; a function (a cause, exact) only by a
+ * symbol at its very address: the nearest symbol below a function that
+ * kallsyms no longer has (a module unloaded before the recorder read it)
+ * would name another function, "_einittext+0x1dcd6df4", where the address
+ * is the truth.
+ */
+static void name_symbol(struct ts_analysis *an, const struct ts_ksym_query *q, uint64_t addr,
+			int exact)
 {
 	const struct ts_ksym *s = ts_ksym_get(q, addr);
 	char name[TS_KSYM_NAME + 24];
 
-	if (s && !ts_caller_get(an, addr)) {
-		/* a function's own address (a cause) needs no offset */
-		if (s->addr == addr)
-			snprintf(name, sizeof(name), "%s", s->name);
-		else
-			ts_ksym_format(s, name, sizeof(name));
-		ts_caller_set(an, addr, name);
-	}
+	if (!s || ts_caller_get(an, addr) || (exact && s->addr != addr))
+		return;
+	if (s->addr == addr)
+		snprintf(name, sizeof(name), "%s", s->name);
+	else
+		ts_ksym_format(s, name, sizeof(name));
+	ts_caller_set(an, addr, name);
 }
 
 /* ts_analysis_name_symbols - name what ts_analysis_want_symbols() asked, from q's answers */
 void ts_analysis_name_symbols(struct ts_analysis *an, const struct ts_ksym_query *q)
 {
 	for (int i = 0; i < an->nr_culprits; i++)
-		name_symbol(an, q, an->culprits[i].caller);
+		name_symbol(an, q, an->culprits[i].caller, 0);
 	for (int cpu = 0; cpu < an->nr_cpus; cpu++) {
 		const struct ts_cpu *c = an->cpus[cpu];
 
-		for (int i = 0; c && i < c->nr_causes; i++)
-			if (c->causes[i].type <= TS_CAUSE_HRTIMER)
-				name_symbol(an, q, c->causes[i].key);
+		for (int i = 0; c && i < c->nr_causes + TS_NR_CAUSE_TYPES; i++) {
+			const struct ts_cause *k = i < c->nr_causes ? &c->causes[i] :
+						   &c->causes_other[i - c->nr_causes];
+
+			if (i < c->nr_causes && k->type <= TS_CAUSE_HRTIMER)
+				name_symbol(an, q, k->key, 1);
+			for (int a = 0; a < k->nr_armers; a++)
+				if (k->armers[a].ctx == TS_ARM_CAUSE &&
+				    k->armers[a].ctx_type <= TS_CAUSE_HRTIMER)
+					name_symbol(an, q, k->armers[a].ctx_key, 1);
+		}
 	}
 }
 
@@ -1528,10 +1691,36 @@ unsigned int ts_analysis_causes_known(const struct ts_analysis *an)
 	return known;
 }
 
+/* ts_analysis_set_armers_recorded - the cause types whose arming a tickstat recorder traced */
+void ts_analysis_set_armers_recorded(struct ts_analysis *an, int mask)
+{
+	an->armers_recorded = mask;
+}
+
+/*
+ * ts_analysis_armers_known - the cause types (timer, hrtimer) whose armings
+ * the report can count: the type is known, the source carries its arming
+ * event, and a tickstat recorder traced it for the monitored CPUs.
+ */
+unsigned int ts_analysis_armers_known(const struct ts_analysis *an)
+{
+	unsigned int known = an->caps.armers & ts_analysis_causes_known(an);
+
+	if (an->armers_recorded >= 0)
+		known &= (unsigned int)an->armers_recorded;
+	return known;
+}
+
+/* ts_analysis_vectors_known - the x86 vector kinds the report counts (enum ts_vector bits) */
+unsigned int ts_analysis_vectors_known(const struct ts_analysis *an)
+{
+	return ts_analysis_causes_known(an) & (1u << TS_CAUSE_VECTOR) ? an->caps.vectors : 0;
+}
+
 /*
  * ts_cause_name - what a cause is, for the reports: a function's symbol
  * (its address when the source cannot name it), "IRQ NAME", a softirq's
- * vector name.  Returns what snprintf() returns.
+ * vector name, an x86 vector's kind.  Returns what snprintf() returns.
  */
 int ts_cause_name(const struct ts_analysis *an, const struct ts_cause *k, char *buf, size_t len)
 {
@@ -1543,11 +1732,40 @@ int ts_cause_name(const struct ts_analysis *an, const struct ts_cause *k, char *
 				k->name[0] ? k->name : "?");
 	case TS_CAUSE_SOFTIRQ:
 		return snprintf(buf, len, "%s", ts_softirq_name((unsigned int)k->key));
+	case TS_CAUSE_VECTOR:
+		return snprintf(buf, len, "%s", ts_vector_name((unsigned int)k->key));
 	default:
 		sym = ts_caller_get(an, k->key);
 		if (sym)
 			return snprintf(buf, len, "%s", sym);
 		return snprintf(buf, len, "0x%llx", (unsigned long long)k->key);
+	}
+}
+
+/*
+ * ts_armer_name - who armed a timer, for the reports: "comm(pid)@CPU" (a
+ * task), "itself" (its own callback), "TYPE NAME@CPU" (in a cause there:
+ * "softirq TIMER@2"), "interrupt@CPU".  Not escaped.  Returns what
+ * snprintf() returns.
+ */
+int ts_armer_name(const struct ts_analysis *an, const struct ts_armer *a, char *buf, size_t len)
+{
+	struct ts_cause k = { .type = a->ctx_type, .key = a->ctx_key };
+	char name[160];
+	const char *comm;
+
+	switch (a->ctx) {
+	case TS_ARM_SELF:
+		return snprintf(buf, len, "itself");
+	case TS_ARM_CAUSE:
+		memcpy(k.name, a->ctx_name, sizeof(k.name));
+		ts_cause_name(an, &k, name, sizeof(name));
+		return snprintf(buf, len, "%s %s@%d", ts_cause_type_name(a->ctx_type), name, a->cpu);
+	case TS_ARM_IRQ:
+		return snprintf(buf, len, "interrupt@%d", a->cpu);
+	default:
+		comm = a->comm[0] ? a->comm : ts_comm_get(an, a->pid);
+		return snprintf(buf, len, "%s(%d)@%d", comm ? comm : "?", a->pid, a->cpu);
 	}
 }
 
@@ -1576,6 +1794,10 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 	}
 	if (ev->kind == TS_EV_QUEUE) {
 		on_queue(an, ev);
+		return 0;
+	}
+	if (ev->kind == TS_EV_ARM) {
+		on_arm(an, ev);
 		return 0;
 	}
 	c = cpu_state(an, ev->cpu);
@@ -1761,7 +1983,7 @@ static void restart_causes(struct ts_cpu *c)
 	for (int i = 0; i < n; i++)
 		keep[i] = *open_cause(c, &c->cause_open[i]);
 	memset(c->causes, 0, c->nr_causes * sizeof(c->causes[0]));
-	memset(c->causes_other, 0, sizeof(c->causes_other));
+	init_causes_other(c);		/* each keeps its type: the series label it so */
 	c->nr_causes = 0;
 	for (int i = 0; i < n; i++) {
 		struct ts_cause_open *o = &c->cause_open[i];

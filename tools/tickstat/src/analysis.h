@@ -81,6 +81,8 @@ struct ts_caps {
 	unsigned int causes;	/* cause types whose entries the source carries (bits) */
 	unsigned int cause_exits;	/* and whose exits too: their time is known */
 	int queue;		/* workqueue_queue_work: who queued the work */
+	unsigned int vectors;	/* x86 vector kinds whose entries the source carries (enum ts_vector bits) */
+	unsigned int armers;	/* cause types whose arming it carries: timer_start, hrtimer_start */
 	struct ts_probe_info probes;	/* which of these come from probes */
 };
 
@@ -158,13 +160,35 @@ struct ts_open_stretch {
 
 /*
  * A cause on a CPU (docs/metrics.md, "Causes"): a work function, a timer or
- * hrtimer function, an IRQ or a softirq vector, with how often it began in
- * the window, how often while the tick was stopped (it interrupted a
- * tickless CPU), and its time from entry to exit (interrupts nested in it
- * included).  Work items also count who queued them (workqueue_queue_work).
+ * hrtimer function, an IRQ, a softirq vector or an x86 vector, with how
+ * often it began in the window, how often while the tick was stopped (it
+ * interrupted a tickless CPU), and its time from entry to exit (interrupts
+ * nested in it included).  Work items also count who queued them
+ * (workqueue_queue_work), timers and hrtimers who armed them (timer_start,
+ * hrtimer_start).
  */
 #define TS_MAX_CAUSES		48	/* per CPU; the rest is summed per type */
 #define TS_CAUSE_DEPTH		8	/* entries open at once: work, softirq, irq, ... */
+#define TS_MAX_ARMERS		4	/* per timer cause; the rest is summed */
+
+/* How a timer was armed (docs/metrics.md, "Who armed a timer"). */
+enum ts_arm_ctx {
+	TS_ARM_TASK,			/* by a task (comm, pid) */
+	TS_ARM_SELF,			/* by its own callback: it re-arms itself */
+	TS_ARM_CAUSE,			/* in a cause running on the arming CPU (ctx_type, ctx_key) */
+	TS_ARM_IRQ,			/* in interrupt context, no cause of it traced there */
+};
+
+struct ts_armer {
+	int ctx;			/* enum ts_arm_ctx */
+	int cpu;			/* the CPU that armed it */
+	int pid;			/* TS_ARM_TASK: the task (the last of its name), else 0 */
+	char comm[16];			/* its name when it armed, "" when unknown then */
+	int ctx_type;			/* TS_ARM_CAUSE: the cause's type and key */
+	uint64_t ctx_key;
+	char ctx_name[TS_CAUSE_NAME];	/* an IRQ's name */
+	uint64_t count;
+};
 
 struct ts_cause {
 	int type;			/* enum ts_cause_type */
@@ -179,6 +203,10 @@ struct ts_cause {
 	uint64_t queued;		/* work: queue_work calls aimed at this CPU */
 	int queuer_pid;			/* the last task that queued it, -1 none */
 	int queuer_cpu;			/* and the CPU it queued from */
+	uint64_t armed;			/* timer, hrtimer: armings for this CPU */
+	struct ts_armer armers[TS_MAX_ARMERS];	/* who armed it, the first seen */
+	int nr_armers;
+	uint64_t armers_other;		/* armings by others beyond them */
 };
 
 struct ts_cause_open {
@@ -226,6 +254,7 @@ struct ts_cpu {
 	int check_pos;			/* probes: position of the last mask read, -1 none */
 	unsigned int check_mask;	/* and its value */
 	int cur_pid;			/* the task running now: 0 idle, -1 unknown */
+	uint64_t hrtimer_exit_inst;	/* the hrtimer whose exit was the last cause event, 0 none */
 
 	/* the timeline segment not yet emitted */
 	struct ts_segment seg;
@@ -350,6 +379,12 @@ struct ts_analysis {
 	 * expiries were only the tick's.
 	 */
 	int causes_recorded;
+	/*
+	 * The cause types whose arming (timer_start, hrtimer_start) the recorder
+	 * traced for the monitored CPUs, from its start mark; -1 when the source
+	 * is not a tickstat recording; 0 for a recording of a tickstat before.
+	 */
+	int armers_recorded;
 
 	/*
 	 * The cgroup CPU quota of co-runners (cpu.max, the innermost limit on
@@ -415,6 +450,10 @@ void ts_analysis_set_causes_recorded(struct ts_analysis *an, int mask);
 int ts_analysis_set_quota(struct ts_analysis *an, int pid, int64_t quota_us, uint64_t period_us);
 const struct ts_quota *ts_analysis_quota(const struct ts_analysis *an, int pid);
 unsigned int ts_analysis_causes_known(const struct ts_analysis *an);
+void ts_analysis_set_armers_recorded(struct ts_analysis *an, int mask);
+unsigned int ts_analysis_armers_known(const struct ts_analysis *an);
+unsigned int ts_analysis_vectors_known(const struct ts_analysis *an);
+int ts_armer_name(const struct ts_analysis *an, const struct ts_armer *a, char *buf, size_t len);
 int ts_cause_name(const struct ts_analysis *an, const struct ts_cause *k, char *buf, size_t len);
 struct ts_ksym_query;
 int ts_analysis_want_symbols(const struct ts_analysis *an, struct ts_ksym_query *q);

@@ -19,6 +19,11 @@
 static const char * const cause_events[TS_NR_CAUSE_TYPES] = {
 	"workqueue:workqueue_execute_start", "timer:timer_expire_entry",
 	"timer:hrtimer_expire_entry", "irq:irq_handler_entry", "irq:softirq_entry",
+	"irq_vectors:*_entry",
+};
+
+static const char * const arm_events[TS_NR_CAUSE_TYPES] = {
+	[TS_CAUSE_TIMER] = "timer:timer_start", [TS_CAUSE_HRTIMER] = "timer:hrtimer_start",
 };
 
 /*
@@ -35,7 +40,47 @@ const char *ts_cause_unknown_why(const struct ts_analysis *an, int type)
 		return "the recording was made without causes (--no-causes, or a tickstat before them)";
 	if (type == TS_CAUSE_HRTIMER && !an->caps.tick_expiry)
 		return "the tick's own hrtimer cannot be told apart (no hrtimer_expire_entry, or its function unknown)";
-	snprintf(buf, sizeof(buf), "the source has no %s events", cause_events[type]);
+	snprintf(buf, sizeof(buf), "the source has no %s events%s", cause_events[type],
+		 type == TS_CAUSE_VECTOR ? " (x86 kernels trace them)" : "");
+	return buf;
+}
+
+/*
+ * ts_armers_unknown_why - why who armed a timer type is unknown in this
+ * report (its type known), or NULL when it is known.
+ */
+const char *ts_armers_unknown_why(const struct ts_analysis *an, int type)
+{
+	static char buf[160];
+
+	if (ts_analysis_armers_known(an) & (1u << type))
+		return NULL;
+	if (an->caps.armers & (1u << type))
+		return "the recording was made without them (a tickstat before armers)";
+	snprintf(buf, sizeof(buf), "the source has no %s events", arm_events[type]);
+	return buf;
+}
+
+/* The armers of a timer: "usleep(544)@2 (25), itself (3), 2 more (2)", or "" */
+static const char *armers(const struct ts_analysis *an, const struct ts_cause *k, char *buf,
+			  size_t len)
+{
+	struct ts_armer by[TS_MAX_ARMERS];
+	int n = ts_armers_of(an, k, by);
+	char name[TS_CAUSE_NAME + SAFE_LEN], safe[SAFE_LEN];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && used < len; i++) {
+		const struct ts_armer *a = &by[i];
+
+		ts_armer_name(an, a, name, sizeof(name));
+		used += snprintf(buf + used, len - used, "%s%s (%" PRIu64 ")", i ? ", " : "",
+				 ts_text_safe(safe, sizeof(safe), name), a->count);
+	}
+	if (k->armers_other && used < len)
+		snprintf(buf + used, len - used, "%sothers (%" PRIu64 ")", n ? ", " : "",
+			 k->armers_other);
 	return buf;
 }
 
@@ -59,7 +104,8 @@ static const char *queuer(const struct ts_analysis *an, const struct ts_cause *k
 static void table_row(FILE *f, const struct ts_analysis *an, int cpu, const struct ts_cause *k,
 		      const char *name)
 {
-	char t[16], q[24], by[SAFE_LEN + 32], safe[SAFE_LEN];
+	char t[16], q[24], by[4 * (SAFE_LEN + 48)], safe[SAFE_LEN];
+	int armed = ts_analysis_armers_known(an) & (1u << k->type);
 
 	if (an->caps.cause_exits & (1u << k->type))
 		ts_text_dur(t, sizeof(t), k->time_ns);
@@ -67,11 +113,42 @@ static void table_row(FILE *f, const struct ts_analysis *an, int cpu, const stru
 		snprintf(t, sizeof(t), "-");
 	if (k->type == TS_CAUSE_WORK && an->caps.queue)
 		snprintf(q, sizeof(q), "%" PRIu64, k->queued);
+	else if (armed)
+		snprintf(q, sizeof(q), "%" PRIu64, k->armed);
 	else
 		snprintf(q, sizeof(q), "-");
-	fprintf(f, "  %3d %-8s %-30s %8" PRIu64 " %8" PRIu64 " %10s %7s %s\n", cpu,
+	if (armed)
+		armers(an, k, by, sizeof(by));
+	else
+		queuer(an, k, by, sizeof(by));
+	fprintf(f, "  %3d %-8s %-30s %8" PRIu64 " %8" PRIu64 " %10s %7s%s%s\n", cpu,
 		ts_cause_type_name(k->type), ts_text_safe(safe, sizeof(safe), name), k->count,
-		k->stopped, t, q, queuer(an, k, by, sizeof(by)));
+		k->stopped, t, q, by[0] ? " " : "", by);
+}
+
+/*
+ * The parts of known types that are not: the vector kinds the kernel does
+ * not have, who armed the timers.
+ */
+static void unknown_parts(FILE *f, const struct ts_analysis *an)
+{
+	unsigned int known = ts_analysis_causes_known(an), kinds = ts_analysis_vectors_known(an);
+	const char *sep = "";
+
+	if (known & (1u << TS_CAUSE_VECTOR) && kinds != (1u << TS_NR_VECTORS) - 1) {
+		fprintf(f, "# unknown: vector kinds ");
+		for (int k = 0; k < TS_NR_VECTORS; k++) {
+			if (kinds & (1u << k))
+				continue;
+			fprintf(f, "%s%s", sep, ts_vector_name(k));
+			sep = ", ";
+		}
+		fprintf(f, ": the source has no irq_vectors events of them (this kernel's configuration)\n");
+	}
+	for (int t = TS_CAUSE_TIMER; t <= TS_CAUSE_HRTIMER; t++)
+		if (known & (1u << t) && ts_armers_unknown_why(an, t))
+			fprintf(f, "# unknown: who armed the %ss: %s\n", ts_cause_type_name(t),
+				ts_armers_unknown_why(an, t));
 }
 
 /* "# unknown: work, irq causes: why", one line per reason */
@@ -96,6 +173,7 @@ static void unknown_lines(FILE *f, const struct ts_analysis *an)
 		}
 		fprintf(f, " causes: %s\n", why);
 	}
+	unknown_parts(f, an);
 }
 
 /* ts_table_causes - the table's section: each CPU's causes, most entries first */
@@ -110,7 +188,7 @@ void ts_table_causes(FILE *f, const struct ts_analysis *an, int top)
 	if (!known)
 		return;
 	fprintf(f, "# %3s %-8s %-30s %8s %8s %10s %7s %s\n", "CPU", "kind", "cause", "count",
-		"stopped", "time", "queued", "queued by");
+		"stopped", "time", "q/armed", "by");
 	for (int i = 0; i < an->nr_cpus; i++) {
 		const struct ts_cpu *c = an->cpus[i];
 		int n, shown = 0;
@@ -134,6 +212,45 @@ void ts_table_causes(FILE *f, const struct ts_analysis *an, int top)
 	}
 }
 
+/* "armed", "armed_by" (most armings first) and "armed_by_other"; null when unknown */
+static void json_armers(FILE *f, const struct ts_analysis *an, const struct ts_cause *k)
+{
+	static const char * const ctx[] = { "task", "itself", "cause", "interrupt" };
+	struct ts_armer by[TS_MAX_ARMERS];
+	int n = ts_armers_of(an, k, by);
+	char name[TS_CAUSE_NAME + 160];
+	struct ts_cause in;
+
+	if (!(ts_analysis_armers_known(an) & (1u << k->type))) {
+		fputs(",\"armed\":null,\"armed_by\":null,\"armed_by_other\":null", f);
+		return;
+	}
+	fprintf(f, ",\"armed\":%" PRIu64 ",\"armed_by\":[", k->armed);
+	for (int i = 0; i < n; i++) {
+		const struct ts_armer *a = &by[i];
+
+		fprintf(f, "%s{\"context\":\"%s\",\"cpu\":%d,\"count\":%" PRIu64, i ? "," : "",
+			ctx[a->ctx], a->cpu, a->count);
+		if (a->ctx == TS_ARM_TASK) {
+			fprintf(f, ",\"pid\":%d,\"comm\":", a->pid);
+			if (a->comm[0])
+				ts_json_string(f, a->comm);
+			else
+				fputs("null", f);
+		} else if (a->ctx == TS_ARM_CAUSE) {
+			in = (struct ts_cause){ .type = a->ctx_type, .key = a->ctx_key };
+			memcpy(in.name, a->ctx_name, sizeof(in.name));
+			ts_cause_name(an, &in, name, sizeof(name));
+			fprintf(f, ",\"cause\":{\"type\":\"%s\",\"name\":",
+				ts_cause_type_name(a->ctx_type));
+			ts_json_string(f, name);
+			fputc('}', f);
+		}
+		fputc('}', f);
+	}
+	fprintf(f, "],\"armed_by_other\":%" PRIu64, k->armers_other);
+}
+
 static void json_cause(FILE *f, const struct ts_analysis *an, const struct ts_cause *k,
 		       int named)
 {
@@ -148,6 +265,8 @@ static void json_cause(FILE *f, const struct ts_analysis *an, const struct ts_ca
 			fprintf(f, ",\"irq\":%" PRIu64 ",", k->key);
 		else if (k->type == TS_CAUSE_SOFTIRQ)
 			fprintf(f, ",\"vector\":%" PRIu64 ",", k->key);
+		else if (k->type == TS_CAUSE_VECTOR)
+			fprintf(f, ",\"row\":\"%s\",", ts_vector_row((unsigned int)k->key));
 		else
 			fprintf(f, ",\"address\":\"0x%" PRIx64 "\",", k->key);
 	}
@@ -172,7 +291,25 @@ static void json_cause(FILE *f, const struct ts_analysis *an, const struct ts_ca
 			fprintf(f, ",\"cpu\":%d}", k->queuer_cpu);
 		}
 	}
+	if (k->type == TS_CAUSE_TIMER || k->type == TS_CAUSE_HRTIMER)
+		json_armers(f, an, k);
 	fputc('}', f);
+}
+
+/* The vector kinds the source cannot count: unknown, not zero */
+static void json_unknown_kinds(FILE *f, const struct ts_analysis *an)
+{
+	unsigned int kinds = ts_analysis_vectors_known(an);
+	int first = 1;
+
+	fputs(",\"unknown_kinds\":[", f);
+	for (int k = 0; k < TS_NR_VECTORS; k++) {
+		if (kinds & (1u << k))
+			continue;
+		fprintf(f, "%s\"%s\"", first ? "" : ",", ts_vector_name(k));
+		first = 0;
+	}
+	fputc(']', f);
 }
 
 /*
@@ -204,6 +341,8 @@ void ts_json_causes(FILE *f, const struct ts_analysis *an, const struct ts_cpu *
 		}
 		fputs("],\"other\":", f);
 		json_cause(f, an, &c->causes_other[t], 0);
+		if (t == TS_CAUSE_VECTOR)
+			json_unknown_kinds(f, an);
 		fputc('}', f);
 	}
 	fputc('}', f);

@@ -11,6 +11,7 @@
 #include "analysis.h"
 
 const char *ts_cause_unknown_why(const struct ts_analysis *an, int type);
+const char *ts_armers_unknown_why(const struct ts_analysis *an, int type);
 void ts_table_causes(FILE *f, const struct ts_analysis *an, int top);
 void ts_json_causes(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c);
 

@@ -5,6 +5,7 @@
  * Fields are looked up once per stream; each read is bounds-checked
  * against the record, because recordings come from files we do not trust.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "decode.h"
@@ -35,8 +36,8 @@ static struct tep_format_field *field(struct tep_event *ev, const char *name)
 static void cause_events(struct ts_decoder *d, struct tep_event *hrt)
 {
 	struct tep_format_field **f = d->field;
-	struct tep_event *ev[TS_NR_CAUSE_TYPES][2], *queue;
-	static const char * const names[TS_NR_CAUSE_TYPES][3] = {
+	struct tep_event *ev[TS_NR_CAUSE_TYPES][2] = { { NULL } }, *queue, *tstart, *hstart;
+	static const char * const names[TS_CAUSE_VECTOR][3] = {
 		{ "workqueue", "workqueue_execute_start", "workqueue_execute_end" },
 		{ "timer", "timer_expire_entry", "timer_expire_exit" },
 		{ "timer", "hrtimer_expire_entry", "hrtimer_expire_exit" },
@@ -44,13 +45,17 @@ static void cause_events(struct ts_decoder *d, struct tep_event *hrt)
 		{ "irq", "softirq_entry", "softirq_exit" },
 	};
 
-	for (int t = 0; t < TS_NR_CAUSE_TYPES; t++)
+	for (int t = 0; t < TS_CAUSE_VECTOR; t++)
 		for (int x = 0; x < 2; x++)
 			ev[t][x] = find_event(d->tep, names[t][0], names[t][1 + x],
 					      &d->id_cause[t][x]);
+	/* the vectors have an event pair per kind (vector_events()) */
+	d->id_cause[TS_CAUSE_VECTOR][0] = d->id_cause[TS_CAUSE_VECTOR][1] = -1;
 	/* hrtimer_expire_entry is the tick's event too (id_hrtimer) */
 	d->id_cause[TS_CAUSE_HRTIMER][0] = -1;
 	queue = find_event(d->tep, "workqueue", "workqueue_queue_work", &d->id_queue);
+	tstart = find_event(d->tep, "timer", "timer_start", &d->id_arm[0]);
+	hstart = find_event(d->tep, "timer", "hrtimer_start", &d->id_arm[1]);
 
 	f[F_HRT_TIMER] = field(hrt, "hrtimer");
 	f[F_HRTX_TIMER] = field(ev[TS_CAUSE_HRTIMER][1], "hrtimer");
@@ -67,6 +72,30 @@ static void cause_events(struct ts_decoder *d, struct tep_event *hrt)
 	f[F_IRQX_IRQ] = field(ev[TS_CAUSE_IRQ][1], "irq");
 	f[F_SOFTIRQ_VEC] = field(ev[TS_CAUSE_SOFTIRQ][0], "vec");
 	f[F_SOFTIRQX_VEC] = field(ev[TS_CAUSE_SOFTIRQ][1], "vec");
+	f[F_TSTART_TIMER] = field(tstart, "timer");
+	f[F_TSTART_FUNCTION] = field(tstart, "function");
+	f[F_TSTART_FLAGS] = field(tstart, "flags");
+	f[F_HSTART_TIMER] = field(hstart, "hrtimer");
+	f[F_HSTART_FUNCTION] = field(hstart, "function");
+}
+
+/*
+ * The x86 vectors (irq_vectors:NAME_entry and NAME_exit, enum ts_vector):
+ * each kind its own pair of events, of one class (a vector field).  Which
+ * kinds a kernel has depends on its configuration (MCE, thermal).
+ */
+static void vector_events(struct ts_decoder *d)
+{
+	for (int k = 0; k < TS_NR_VECTORS; k++) {
+		for (int x = 0; x < 2; x++) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "%s_%s", ts_vector_name(k), x ? "exit" : "entry");
+			d->field[F_VECTOR + 2 * k + x] =
+				field(find_event(d->tep, "irq_vectors", name, &d->id_vector[k][x]),
+				      "vector");
+		}
+	}
 }
 
 /*
@@ -74,17 +103,43 @@ static void cause_events(struct ts_decoder *d, struct tep_event *hrt)
  * (the exit too).  hrtimer expiries other than the tick's need the tick's
  * function to tell them apart.
  */
+/*
+ * The vector kinds the stream can count; the type is known when one is,
+ * and timed when every kind it counts has its exit.  A kind the kernel
+ * does not have is unknown (caps->vectors says which), not zero.
+ */
+static void vector_caps(struct ts_decoder *d, struct ts_caps *caps)
+{
+	int timed = 1;
+
+	for (int k = 0; k < TS_NR_VECTORS; k++) {
+		if (!d->field[F_VECTOR + 2 * k]) {
+			d->id_vector[k][0] = d->id_vector[k][1] = -1;
+			continue;
+		}
+		caps->vectors |= 1u << k;
+		timed &= !!d->field[F_VECTOR + 2 * k + 1];
+	}
+	if (!caps->vectors)
+		return;
+	caps->causes |= 1u << TS_CAUSE_VECTOR;
+	if (timed)
+		caps->cause_exits |= 1u << TS_CAUSE_VECTOR;
+	for (int k = 0; !timed && k < TS_NR_VECTORS; k++)
+		d->id_vector[k][1] = -1;
+}
+
 static void cause_caps(struct ts_decoder *d, struct ts_caps *caps)
 {
 	struct tep_format_field **f = d->field;
-	const int entry[TS_NR_CAUSE_TYPES] = {
+	const int entry[TS_CAUSE_VECTOR] = {
 		[TS_CAUSE_WORK] = f[F_WORK_WORK] && f[F_WORK_FUNCTION],
 		[TS_CAUSE_TIMER] = f[F_TIMER_TIMER] && f[F_TIMER_FUNCTION],
 		[TS_CAUSE_HRTIMER] = f[F_HRT_TIMER] && caps->tick_expiry,
 		[TS_CAUSE_IRQ] = f[F_IRQ_IRQ] && f[F_IRQ_NAME],
 		[TS_CAUSE_SOFTIRQ] = !!f[F_SOFTIRQ_VEC],
 	};
-	const int exit[TS_NR_CAUSE_TYPES] = {
+	const int exit[TS_CAUSE_VECTOR] = {
 		[TS_CAUSE_WORK] = !!f[F_WORKX_WORK],
 		[TS_CAUSE_TIMER] = !!f[F_TIMERX_TIMER],
 		[TS_CAUSE_HRTIMER] = !!f[F_HRTX_TIMER],
@@ -92,7 +147,7 @@ static void cause_caps(struct ts_decoder *d, struct ts_caps *caps)
 		[TS_CAUSE_SOFTIRQ] = !!f[F_SOFTIRQX_VEC],
 	};
 
-	for (int t = 0; t < TS_NR_CAUSE_TYPES; t++) {
+	for (int t = 0; t < TS_CAUSE_VECTOR; t++) {
 		if (!entry[t]) {
 			d->id_cause[t][0] = -1;
 			d->id_cause[t][1] = -1;
@@ -104,21 +159,34 @@ static void cause_caps(struct ts_decoder *d, struct ts_caps *caps)
 		else
 			d->id_cause[t][1] = -1;
 	}
+	vector_caps(d, caps);
 	caps->queue = f[F_QUEUE_FUNCTION] && f[F_QUEUE_CPU];
 	if (!caps->queue)
 		d->id_queue = -1;
+	/* who armed a timer: where its type is known, and the tick's own hrtimer can be left out */
+	if ((caps->causes & 1u << TS_CAUSE_TIMER) && f[F_TSTART_TIMER] && f[F_TSTART_FUNCTION] &&
+	    f[F_TSTART_FLAGS])
+		caps->armers |= 1u << TS_CAUSE_TIMER;
+	else
+		d->id_arm[0] = -1;
+	if ((caps->causes & 1u << TS_CAUSE_HRTIMER) && f[F_HSTART_TIMER] && f[F_HSTART_FUNCTION])
+		caps->armers |= 1u << TS_CAUSE_HRTIMER;
+	else
+		d->id_arm[1] = -1;
 }
 
 /*
  * What an event type id is: d->route[id].  A cause's route is R_CAUSE +
- * 2 * type + exit, a probe's R_PROBE + its enum ts_probe_id.
+ * 2 * type + exit, a vector's R_VECTOR + 2 * kind + exit, a probe's
+ * R_PROBE + its enum ts_probe_id.
  */
 enum route {
 	R_NONE,
 	R_STOP, R_RETAIN, R_RESTART, R_DEP_SET, R_DEP_CLEAR, R_DEP_SCHED, R_SWITCH, R_HRTIMER,
-	R_QUEUE,
+	R_QUEUE, R_ARM_TIMER, R_ARM_HRTIMER,
 	R_CAUSE,
-	R_PROBE = R_CAUSE + 2 * TS_NR_CAUSE_TYPES,
+	R_VECTOR = R_CAUSE + 2 * TS_CAUSE_VECTOR,
+	R_PROBE = R_VECTOR + 2 * TS_NR_VECTORS,
 	R_END = R_PROBE + TS_NR_PROBES,
 };
 
@@ -139,9 +207,14 @@ static void build_routes(struct ts_decoder *d)
 {
 	for (int p = TS_NR_PROBES - 1; p >= 0; p--)
 		route(d, d->probes.id[p], R_PROBE + p);
-	for (int t = TS_NR_CAUSE_TYPES - 1; t >= 0; t--)
+	for (int k = TS_NR_VECTORS - 1; k >= 0; k--)
+		for (int x = 1; x >= 0; x--)
+			route(d, d->id_vector[k][x], R_VECTOR + 2 * k + x);
+	for (int t = TS_CAUSE_VECTOR - 1; t >= 0; t--)
 		for (int x = 1; x >= 0; x--)
 			route(d, d->id_cause[t][x], R_CAUSE + 2 * t + x);
+	route(d, d->id_arm[1], R_ARM_HRTIMER);
+	route(d, d->id_arm[0], R_ARM_TIMER);
 	route(d, d->id_queue, R_QUEUE);
 	route(d, d->id_hrtimer, R_HRTIMER);
 	route(d, d->id_switch, R_SWITCH);
@@ -210,7 +283,9 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 	f[F_HRT_FUNCTION] = field(hrt, "function");
 	f[F_PRINT_BUF] = field(print, "buf");
 	f[F_PID] = stop ? tep_find_common_field(stop, "common_pid") : NULL;
+	f[F_COMMON_FLAGS] = stop ? tep_find_common_field(stop, "common_flags") : NULL;
 	cause_events(d, hrt);
+	vector_events(d);
 
 	memset(caps, 0, sizeof(*caps));
 	caps->tick_stop = f[F_STOP_SUCCESS] && f[F_STOP_DEP];
@@ -316,14 +391,14 @@ static int dyn_string(struct ts_decoder *d, enum ts_field_id id, struct tep_reco
 static int decode_cause(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev,
 			int t, int exit)
 {
-	static const enum ts_field_id inst_field[TS_NR_CAUSE_TYPES][2] = {
+	static const enum ts_field_id inst_field[TS_CAUSE_VECTOR][2] = {
 		[TS_CAUSE_WORK] = { F_WORK_WORK, F_WORKX_WORK },
 		[TS_CAUSE_TIMER] = { F_TIMER_TIMER, F_TIMERX_TIMER },
 		[TS_CAUSE_HRTIMER] = { F_HRT_TIMER, F_HRTX_TIMER },
 		[TS_CAUSE_IRQ] = { F_IRQ_IRQ, F_IRQX_IRQ },
 		[TS_CAUSE_SOFTIRQ] = { F_SOFTIRQ_VEC, F_SOFTIRQX_VEC },
 	};
-	static const enum ts_field_id key_field[TS_NR_CAUSE_TYPES] = {
+	static const enum ts_field_id key_field[TS_CAUSE_VECTOR] = {
 		[TS_CAUSE_WORK] = F_WORK_FUNCTION,
 		[TS_CAUSE_TIMER] = F_TIMER_FUNCTION,
 		[TS_CAUSE_HRTIMER] = F_HRT_FUNCTION,
@@ -347,6 +422,58 @@ static int decode_cause(struct ts_decoder *d, struct tep_record *rec, struct ts_
 	    dyn_string(d, F_IRQ_NAME, rec, ev->cause.name, sizeof(ev->cause.name)))
 		return -1;
 	return 0;
+}
+
+/*
+ * decode_vector - an x86 vector's entry or exit: its kind is the key, and
+ * the vector number it names is the instance its exit names again.
+ */
+static int decode_vector(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev,
+			 int kind, int exit)
+{
+	unsigned long long v;
+
+	if (num(d, F_VECTOR + 2 * kind + exit, rec, &v))
+		return -1;
+	ev->kind = TS_EV_CAUSE;
+	ev->cause.type = TS_CAUSE_VECTOR;
+	ev->cause.exit = exit;
+	ev->cause.key = kind;
+	ev->cause.inst = v;
+	return 0;
+}
+
+/* TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ | TRACE_FLAG_NMI of common_flags (trace_events.h) */
+#define IN_INTERRUPT_FLAGS	(0x08 | 0x10 | 0x40)
+/* TIMER_CPUMASK of include/linux/timer.h: the CPU whose base holds the timer */
+#define TIMER_CPUMASK		0x3ffff
+
+/*
+ * decode_arm - timer_start or hrtimer_start: a timer armed, with the CPU
+ * it will fire on.  A timer_list timer's flags carry its base's CPU (the
+ * arming CPU may be another: add_timer_on()); an hrtimer is queued on the
+ * CPU that arms it.  The tick's own hrtimer, re-armed at every tick, is
+ * of no interest (0).
+ */
+static int decode_arm(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev, int hr)
+{
+	unsigned long long inst, fn, flags = 0, cflags = 0;
+
+	if (num(d, hr ? F_HSTART_TIMER : F_TSTART_TIMER, rec, &inst) ||
+	    num(d, hr ? F_HSTART_FUNCTION : F_TSTART_FUNCTION, rec, &fn) ||
+	    (!hr && num(d, F_TSTART_FLAGS, rec, &flags)))
+		return -1;
+	if (hr && fn == d->tick_fn)
+		return 0;
+	if (d->field[F_COMMON_FLAGS] && num(d, F_COMMON_FLAGS, rec, &cflags))
+		return -1;
+	ev->kind = TS_EV_ARM;
+	ev->arm.type = hr ? TS_CAUSE_HRTIMER : TS_CAUSE_TIMER;
+	ev->arm.function = fn;
+	ev->arm.inst = inst;
+	ev->arm.target = hr ? ev->cpu : (int)(flags & TIMER_CPUMASK);
+	ev->arm.in_irq = !!(cflags & IN_INTERRUPT_FLAGS);
+	return 1;
 }
 
 static int decode_queue(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
@@ -551,9 +678,20 @@ int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 	case R_QUEUE:
 		ret = decode_queue(d, rec, ev);
 		break;
+	case R_ARM_TIMER:
+	case R_ARM_HRTIMER:
+		ret = decode_arm(d, rec, ev, r == R_ARM_HRTIMER);
+		if (!ret)
+			return 0;
+		ret = ret < 0;
+		break;
 	default:
-		if (r < R_PROBE) {
+		if (r < R_VECTOR) {
 			ret = decode_cause(d, rec, ev, (r - R_CAUSE) / 2, (r - R_CAUSE) % 2);
+			break;
+		}
+		if (r < R_PROBE) {
+			ret = decode_vector(d, rec, ev, (r - R_VECTOR) / 2, (r - R_VECTOR) % 2);
 			break;
 		}
 		/* a probe event (probedec.c) */

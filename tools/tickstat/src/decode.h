@@ -29,8 +29,14 @@ enum ts_field_id {
 	F_TIMER_TIMER, F_TIMER_FUNCTION, F_TIMERX_TIMER,
 	F_IRQ_IRQ, F_IRQ_NAME, F_IRQX_IRQ,
 	F_SOFTIRQ_VEC, F_SOFTIRQX_VEC,
+	/* irq_vectors: each kind's entry and exit has its own vector field */
+	F_VECTOR,
+	F_VECTOR_LAST = F_VECTOR + 2 * TS_NR_VECTORS - 1,
+	F_TSTART_TIMER, F_TSTART_FUNCTION, F_TSTART_FLAGS,
+	F_HSTART_TIMER, F_HSTART_FUNCTION,
 	F_PRINT_BUF,
 	F_PID,
+	F_COMMON_FLAGS,
 	TS_NR_FIELDS,
 };
 
@@ -41,6 +47,8 @@ struct ts_decoder {
 	/* the causes' events (enum ts_cause_type order), entry and exit */
 	int id_cause[TS_NR_CAUSE_TYPES][2];
 	int id_queue;
+	int id_vector[TS_NR_VECTORS][2];	/* irq_vectors: NAME_entry, NAME_exit */
+	int id_arm[2];			/* timer_start, hrtimer_start */
 	struct tep_format_field *field[TS_NR_FIELDS];
 	uint64_t tick_fn;		/* the tick's hrtimer function, 0 unknown */
 	uint64_t bad_records;		/* records too short for their format */

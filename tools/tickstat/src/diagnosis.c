@@ -87,8 +87,33 @@ static const struct ts_diag_rule rules[] = {
 	{ "hrtimer", "cause-hrtimer", "move the task or subsystem that arms the hrtimer off the CPU" },
 	{ "irq", "cause-irq", "move its affinity off the CPU" },
 	{ "softirq", "cause-softirq", "move the IRQs and timers that raise it off the CPU" },
+	{ "vector", "cause-vector", "the vector's row in the cookbook says what raises it" },
+	/* x86 vectors, each by its kind (the diagnosis names "vector", links the kind's) */
+	{ "vector:local_timer", "cause-vector-local-timer",
+	  "the timers and hrtimers that fired on the CPU raise it: move what arms them off the CPU" },
+	{ "vector:reschedule", "cause-vector-reschedule",
+	  "keep what wakes tasks on the CPU or signals its task off it (sched:sched_wakeup, signal:signal_generate name them)" },
+	{ "vector:call_function", "cause-vector-call-function",
+	  "keep what runs functions on other CPUs off the run: threads of the task's process elsewhere (munmap, mprotect: TLB shootdowns), membarrier, on_each_cpu users" },
+	{ "vector:call_function_single", "cause-vector-call-function",
+	  "keep what runs functions on other CPUs off the run: threads of the task's process elsewhere (munmap, mprotect: TLB shootdowns), membarrier, on_each_cpu users" },
+	{ "vector:irq_work", "cause-vector-irq-work",
+	  "often perf or a tracer waking its reader: check the recorder itself" },
+	{ "vector:x86_platform_ipi", "cause-vector-platform",
+	  "the hypervisor or platform driver sends it (Hyper-V, UV, posted interrupts): its settings, not the CPU's" },
+	{ "vector:spurious_apic", "cause-vector-apic", "a hardware or firmware fault: dmesg says more" },
+	{ "vector:error_apic", "cause-vector-apic", "a hardware or firmware fault: dmesg says more" },
+	{ "vector:thermal_apic", "cause-vector-thermal",
+	  "thermal events of the package: cooling, or the power limits; not affinable" },
+	{ "vector:threshold_apic", "cause-vector-mce",
+	  "corrected machine-check errors: check the hardware (rasdaemon, mcelog); not affinable" },
+	{ "vector:deferred_error_apic", "cause-vector-mce",
+	  "corrected machine-check errors: check the hardware (rasdaemon, mcelog); not affinable" },
 };
 /* END RULES */
+
+/* IPI storms: an IPI kind interrupting a tickless CPU this often (per second) or more */
+#define IPI_STORM_HZ	100
 
 /* What a dependency or retain reason means, as the detail of a diagnosis without more. */
 static const struct {
@@ -290,9 +315,20 @@ static int diag_data(const struct ts_analysis *an, const struct ts_cpu *c,
 }
 
 /*
+ * A cause that carries others: a softirq (the IRQs and timers that raise
+ * it), the local APIC timer's vector (every timer and hrtimer expiry, and
+ * the tick).  Named only when nothing it carries is.
+ */
+static int carrier(const struct ts_cause *k)
+{
+	return k->type == TS_CAUSE_SOFTIRQ ||
+	       (k->type == TS_CAUSE_VECTOR && k->key == TS_VEC_LOCAL_TIMER);
+}
+
+/*
  * The cause that interrupted the tickless CPU most often: a work item, a
- * timer, an hrtimer or an IRQ; a softirq only when nothing else did, as
- * the others raise it.  NULL when none did, or none is known.
+ * timer, an hrtimer, an IRQ or an x86 vector; a carrier only when nothing
+ * else did.  NULL when none did, or none is known.
  */
 static const struct ts_cause *top_interrupter(const struct ts_analysis *an,
 					      const struct ts_cpu *c)
@@ -303,15 +339,23 @@ static const struct ts_cause *top_interrupter(const struct ts_analysis *an,
 
 	for (int i = 0; i < n; i++) {
 		const struct ts_cause *k = &c->causes[order[i]];
-		int soft = k->type == TS_CAUSE_SOFTIRQ;
+		int soft = carrier(k);
 
 		if (!(known & (1u << k->type)) || !k->stopped)
 			continue;
-		if (!best || (best->type == TS_CAUSE_SOFTIRQ && !soft) ||
-		    ((best->type == TS_CAUSE_SOFTIRQ) == soft && k->stopped > best->stopped))
+		if (!best || (carrier(best) && !soft) ||
+		    (carrier(best) == soft && k->stopped > best->stopped))
 			best = k;
 	}
 	return best;
+}
+
+/* An IPI: a vector another CPU sends to make this one act */
+static int is_ipi(const struct ts_cause *k)
+{
+	return k->type == TS_CAUSE_VECTOR &&
+	       (k->key == TS_VEC_RESCHEDULE || k->key == TS_VEC_CALL_FUNCTION ||
+		k->key == TS_VEC_CALL_FUNCTION_SINGLE || k->key == TS_VEC_X86_PLATFORM_IPI);
 }
 
 /* "IRQ 4 ttyS0", "hrtimer watchdog_timer_fn", "softirq TIMER" */
@@ -321,18 +365,63 @@ static void cause_label(const struct ts_analysis *an, const struct ts_cause *k, 
 	char name[NAME_LEN], safe[SAFE_LEN];
 
 	ts_cause_name(an, k, name, sizeof(name));
-	snprintf(buf, len, "%s %s", k->type == TS_CAUSE_IRQ ? "IRQ" : ts_cause_type_name(k->type),
+	snprintf(buf, len, "%s %s", k->type == TS_CAUSE_IRQ ? "IRQ" : is_ipi(k) ? "IPI" :
+		 k->type == TS_CAUSE_VECTOR ? "x86 vector" : ts_cause_type_name(k->type),
 		 ts_text_safe(safe, sizeof(safe), name));
 }
 
-/* The remedy of a cause: its function's, or its type's (an IRQ's names the file). */
+/*
+ * Who armed a timer, for the detail: ", armed by usleep(544)@2 (25 of 25
+ * armings)", the top armer other than the timer itself, and "; it re-arms
+ * itself" when its callback does; nothing when the armings are unknown.
+ */
+static void armed_by(const struct ts_analysis *an, const struct ts_cause *k, char *buf,
+		     size_t len)
+{
+	const struct ts_armer *top = NULL, *self = NULL;
+	char name[TS_CAUSE_NAME + 160], safe[SAFE_LEN];
+	struct ts_armer by[TS_MAX_ARMERS];
+	int n;
+
+	if (!(ts_analysis_armers_known(an) & (1u << k->type)) || !k->armed)
+		return;
+	n = ts_armers_of(an, k, by);
+	for (int i = 0; i < n; i++) {
+		const struct ts_armer *a = &by[i];
+
+		if (a->ctx == TS_ARM_SELF)
+			self = a;
+		else if (!top || a->count > top->count)
+			top = a;
+	}
+	if (top) {
+		ts_armer_name(an, top, name, sizeof(name));
+		put(buf, len, ", armed by %s (%" PRIu64 " of %" PRIu64 " armings)",
+		    ts_text_safe(safe, sizeof(safe), name), top->count, k->armed);
+	}
+	if (self)
+		put(buf, len, "%s it re-arms itself", top ? ";" : ",");
+}
+
+/* The remedy of a cause: its function's, or its type's (an IRQ's names the file, a vector its kind's). */
 static void cause_remedy(const struct ts_analysis *an, const struct ts_cause *k,
 			 struct ts_diagnosis *d)
 {
 	char name[NAME_LEN];
+	const struct ts_diag_rule *r;
 	const char *fn;
 
 	ts_cause_name(an, k, name, sizeof(name));
+	if (k->type == TS_CAUSE_VECTOR) {
+		snprintf(name, sizeof(name), "vector:%s", ts_vector_name((unsigned int)k->key));
+		r = ts_diag_rule_of(name);
+		if (r) {
+			d->anchor = r->anchor;
+			d->remedy[0] = '\0';
+			PUT(d->remedy, "%s", r->remedy);
+		}
+		return;
+	}
 	fn = k->type == TS_CAUSE_IRQ || k->type == TS_CAUSE_SOFTIRQ ? NULL : known_fn_remedy(name);
 	if (fn) {
 		d->remedy[0] = '\0';
@@ -364,6 +453,11 @@ static int diag_tickless(const struct ts_analysis *an, const struct ts_cpu *c,
 	set_cause(d, ts_cause_type_name(k->type));
 	cause_label(an, k, label, sizeof(label));
 	PUT(d->detail, "interrupted %s by %s while tickless", times(k->stopped, n, sizeof(n)), label);
+	if (is_ipi(k) && m->window_ns &&
+	    (double)k->stopped * 1e9 / (double)m->window_ns >= IPI_STORM_HZ)
+		PUT(d->detail, " (an IPI storm: %.0f a second)",
+		    (double)k->stopped * 1e9 / (double)m->window_ns);
+	armed_by(an, k, d->detail, sizeof(d->detail));
 	cause_remedy(an, k, d);
 	snprintf(d->line, sizeof(d->line), "CPU %d: ", c->cpu);
 	summary(c, m, 1, d->line, sizeof(d->line));
@@ -403,6 +497,19 @@ static const struct ts_cause *top_held(const struct ts_analysis *an, const struc
 			best = k;
 	}
 	return best;
+}
+
+/* An x86 vector of this kind, if it interrupted the CPU while the tick ran */
+static const struct ts_cause *vector_held(const struct ts_analysis *an, const struct ts_cpu *c,
+					  int kind)
+{
+	if (!(ts_analysis_vectors_known(an) & (1u << kind)))
+		return NULL;
+	for (int i = 0; i < c->nr_causes; i++)
+		if (c->causes[i].type == TS_CAUSE_VECTOR && c->causes[i].key == (uint64_t)kind &&
+		    c->causes[i].held)
+			return &c->causes[i];
+	return NULL;
 }
 
 /* SCHED with a kworker among the co-runners: the work it ran, when causes tell. */
@@ -628,9 +735,12 @@ static void diag_other(const struct ts_analysis *an, const struct ts_cpu *c,
 	PUT(d->detail, "%s", meaning_of(d->cause));
 	if (r->class == TS_RC_RETAIN && (r->value == 1 || r->value == 5))	/* TIMER_DUE, TIMER_SOFTIRQ */
 		k = top_held(an, c, TS_CAUSE_TIMER);
+	if (r->class == TS_RC_RETAIN && r->value == 4)				/* IRQ_WORK */
+		k = vector_held(an, c, TS_VEC_IRQ_WORK);
 	if (k) {
 		cause_label(an, k, label, sizeof(label));
 		PUT(d->detail, "; %s ran %s while the tick ran", label, times(k->held, n, sizeof(n)));
+		armed_by(an, k, d->detail, sizeof(d->detail));
 	}
 	if (r->class == TS_RC_NONE && r->value == TS_NONE_UNREPORTED && !an->caps.retain) {
 		d->remedy[0] = '\0';

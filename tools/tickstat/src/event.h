@@ -27,6 +27,7 @@ enum ts_kind {
 	TS_EV_DEP_CHECK,	/* a probe: one dependency mask the tick decision read */
 	TS_EV_CAUSE,		/* a work item, timer or interrupt begins or ends (cause) */
 	TS_EV_QUEUE,		/* workqueue_queue_work aimed at a CPU (queue) */
+	TS_EV_ARM,		/* timer_start or hrtimer_start: a timer armed for a CPU (arm) */
 };
 
 /*
@@ -40,7 +41,30 @@ enum ts_cause_type {
 	TS_CAUSE_HRTIMER,	/* hrtimer_expire_entry/exit, other than the tick's */
 	TS_CAUSE_IRQ,		/* irq_handler_entry/exit: a device interrupt */
 	TS_CAUSE_SOFTIRQ,	/* softirq_entry/exit: a softirq vector */
+	TS_CAUSE_VECTOR,	/* irq_vectors:*_entry/exit: an x86 vector or IPI (enum ts_vector) */
 	TS_NR_CAUSE_TYPES,
+};
+
+/*
+ * The x86 interrupt vectors the kernel traces in its irq_vectors system
+ * (arch/x86/include/asm/trace/irq_vectors.h, the same in 6.1 and 6.12):
+ * each has a NAME_entry and NAME_exit event.  The key of a TS_CAUSE_VECTOR
+ * cause.  /proc/interrupts counts them in its LOC, RES, CAL (both call
+ * function kinds), IWI, PLT, SPU, ERR, TRM, THR and DFR rows.
+ */
+enum ts_vector {
+	TS_VEC_LOCAL_TIMER,		/* the local APIC timer: the tick, every (hr)timer */
+	TS_VEC_RESCHEDULE,		/* IPI: reschedule (a wake-up, a signal, a kick) */
+	TS_VEC_CALL_FUNCTION,		/* IPI: smp_call_function to several CPUs */
+	TS_VEC_CALL_FUNCTION_SINGLE,	/* IPI: smp_call_function to one CPU */
+	TS_VEC_IRQ_WORK,		/* irq_work raised by an IPI (to itself or another CPU) */
+	TS_VEC_X86_PLATFORM_IPI,	/* a platform or hypervisor IPI */
+	TS_VEC_SPURIOUS_APIC,
+	TS_VEC_ERROR_APIC,
+	TS_VEC_THERMAL_APIC,
+	TS_VEC_THRESHOLD_APIC,		/* machine check threshold */
+	TS_VEC_DEFERRED_ERROR_APIC,	/* AMD deferred machine check error */
+	TS_NR_VECTORS,
 };
 
 #define TS_CAUSE_NAME	24	/* an IRQ's action name, as the event carries it */
@@ -150,6 +174,13 @@ struct ts_event {
 			uint64_t function;	/* the work function */
 			int target;		/* the CPU it was queued to run on */
 		} queue;
+		struct {
+			int type;		/* TS_CAUSE_TIMER or TS_CAUSE_HRTIMER */
+			uint64_t function;	/* the timer function */
+			uint64_t inst;		/* the timer's address */
+			int target;		/* the CPU it will fire on */
+			int in_irq;		/* armed in interrupt context (common_flags) */
+		} arm;
 	};
 };
 
@@ -164,5 +195,7 @@ const char *ts_sched_name(int sched);
 const char *ts_cause_type_name(int type);
 int ts_cause_type_from_name(const char *name);
 const char *ts_softirq_name(unsigned int vec);
+const char *ts_vector_name(unsigned int kind);
+const char *ts_vector_row(unsigned int kind);
 
 #endif

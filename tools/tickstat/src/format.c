@@ -134,7 +134,7 @@ static const char * const known_fields[] = {
 	"caller", "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm",
 	"next_pid", "next_prio", "hrtimer", "now", "function", "ip", "buf",
 	/* the causes' events (decode.c) */
-	"work", "timer", "irq", "name", "vec",
+	"work", "timer", "irq", "name", "vec", "vector", "flags",
 	/* tickstat's probe events (probedec.c), and prev_cpuN, onlineN */
 	"bit", "prev", "mask", "dep", "cpu", "mode", "tif", "softirq", "tdc", "full", "entry",
 	"ret",

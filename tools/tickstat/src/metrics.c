@@ -3,6 +3,7 @@
  * metrics.c - derive a CPU's report numbers from its accumulated times.
  */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,4 +141,56 @@ int ts_culprit_order(const struct ts_analysis *an, int *order)
 		order[i] = i;
 	qsort_r(order, an->nr_culprits, sizeof(int), by_culprit, (void *)an);
 	return an->nr_culprits;
+}
+
+/* The name a task armer is shown by: the task's as the trace last told it, else its name then. */
+static const char *armer_comm(const struct ts_analysis *an, const struct ts_armer *a)
+{
+	const char *comm = a->ctx == TS_ARM_TASK ? ts_comm_get(an, a->pid) : NULL;
+
+	return comm ? comm : a->comm;
+}
+
+/*
+ * ts_armers_of - who armed a timer cause, as the reports show them: tasks
+ * by the name the trace last gave them (a shell's child armed under its
+ * parent's name, then renamed itself: one armer), merged, in out[] (room
+ * for TS_MAX_ARMERS) with that name in comm, most armings first, then in
+ * the order first seen.  Returns how many.
+ */
+int ts_armers_of(const struct ts_analysis *an, const struct ts_cause *k, struct ts_armer *out)
+{
+	int n = 0;
+
+	for (int i = 0; i < k->nr_armers; i++) {
+		struct ts_armer a = k->armers[i];
+		int j;
+
+		snprintf(a.comm, sizeof(a.comm), "%s", armer_comm(an, &k->armers[i]));
+		for (j = 0; j < n; j++) {
+			const struct ts_armer *b = &out[j];
+
+			if (a.ctx == b->ctx && a.cpu == b->cpu &&
+			    (a.ctx != TS_ARM_TASK ||
+			     (a.comm[0] ? !strcmp(a.comm, b->comm) : a.pid == b->pid)) &&
+			    (a.ctx != TS_ARM_CAUSE ||
+			     (a.ctx_type == b->ctx_type && a.ctx_key == b->ctx_key)))
+				break;
+		}
+		if (j < n) {
+			if (a.count > out[j].count)
+				out[j].pid = a.pid;	/* the pid of most of them */
+			out[j].count += a.count;
+			continue;
+		}
+		out[n++] = a;
+	}
+	for (int i = 1; i < n; i++)		/* a few: insertion sort, stable */
+		for (int j = i; j > 0 && out[j - 1].count < out[j].count; j--) {
+			struct ts_armer t = out[j];
+
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+	return n;
 }

@@ -32,5 +32,6 @@ int ts_reason_order(const struct ts_cpu *c, int *order);
 int ts_culprit_order(const struct ts_analysis *an, int *order);
 int ts_task_order(const struct ts_cpu *c, int *order);
 int ts_cause_order(const struct ts_cpu *c, int *order);
+int ts_armers_of(const struct ts_analysis *an, const struct ts_cause *k, struct ts_armer *out);
 
 #endif

@@ -33,7 +33,13 @@ static const char * const restart_names[TS_NR_RESTART_CAUSES] = {
 	"UNKNOWN", "IDLE_EXIT", "IDLE_TICK", "DEPENDENCY",
 };
 
-static const char * const sched_names[] = { "NONE", "DEADLINE", "RR", "CFS" };
+/*
+ * TICK_DEP_SCHED_*: 0-3 in both series; 4-6 only in the linux-6.12 series
+ * (the fair server, a CFS task under a bandwidth quota, sched_ext).
+ */
+static const char * const sched_names[] = {
+	"NONE", "DEADLINE", "RR", "CFS", "FAIR_SERVER", "CFS_BANDWIDTH", "SCX",
+};
 
 /* Names for unknown numbers: a small ring so that a caller may hold two. */
 static const char *number_name(const char *prefix, long val)
@@ -115,7 +121,7 @@ const char *ts_sched_name(int sched)
 }
 
 static const char * const cause_type_names[TS_NR_CAUSE_TYPES] = {
-	"work", "timer", "hrtimer", "irq", "softirq",
+	"work", "timer", "hrtimer", "irq", "softirq", "vector",
 };
 
 /* ts_cause_type_name - the name of a cause type (enum ts_cause_type) */
@@ -147,4 +153,30 @@ const char *ts_softirq_name(unsigned int vec)
 	if (vec < sizeof(softirq_names) / sizeof(softirq_names[0]))
 		return softirq_names[vec];
 	return number_name("SOFTIRQ", vec);
+}
+
+/* x86 vectors (enum ts_vector): their irq_vectors events are NAME_entry, NAME_exit */
+static const char * const vector_names[TS_NR_VECTORS] = {
+	"local_timer", "reschedule", "call_function", "call_function_single", "irq_work",
+	"x86_platform_ipi", "spurious_apic", "error_apic", "thermal_apic", "threshold_apic",
+	"deferred_error_apic",
+};
+
+/* and the /proc/interrupts row that counts each */
+static const char * const vector_rows[TS_NR_VECTORS] = {
+	"LOC", "RES", "CAL", "CAL", "IWI", "PLT", "SPU", "ERR", "TRM", "THR", "DFR",
+};
+
+/* ts_vector_name - the name of an x86 vector kind; a number beyond them */
+const char *ts_vector_name(unsigned int kind)
+{
+	if (kind < TS_NR_VECTORS)
+		return vector_names[kind];
+	return number_name("VECTOR", kind);
+}
+
+/* ts_vector_row - the /proc/interrupts row of an x86 vector kind, "" beyond them */
+const char *ts_vector_row(unsigned int kind)
+{
+	return kind < TS_NR_VECTORS ? vector_rows[kind] : "";
 }

@@ -284,13 +284,13 @@ static void take_tasks(struct ts_series *s, const struct ts_analysis *an, const 
 		pend_task(s, c->cpu, OTHER, &c->tasks_other);
 }
 
-/* A cause's name for its label: a function (sym), "IRQ NAME" or a softirq. */
+/* A cause's name for its label: a function (sym), "IRQ NAME", a softirq or an x86 vector. */
 static void cause_label(const struct ts_analysis *an, const struct ts_cause *k, ts_symbol_fn sym,
 			void *sym_ctx, char *buf, size_t len)
 {
 	const char *fn = NULL;
 
-	if (k->type != TS_CAUSE_IRQ && k->type != TS_CAUSE_SOFTIRQ && sym)
+	if (k->type <= TS_CAUSE_HRTIMER && sym)
 		fn = sym(sym_ctx, k->key);
 	if (fn)
 		snprintf(buf, len, "%s", fn);
@@ -596,7 +596,7 @@ static void write_causes(const struct ts_series *s, struct ts_prom *p)
 					      "tickstat_cause_seconds_total",
 					      "tickstat_cause_while_stopped_total" };
 	static const char * const helps[] = {
-		"Entries of a cause (work function, timer or hrtimer function, IRQ, softirq) on the CPU.",
+		"Entries of a cause (work function, timer or hrtimer function, IRQ, softirq, x86 vector) on the CPU.",
 		"Time from its entries to their exits (those whose exit came).",
 		"Entries that found the tick stopped: they interrupted a tickless CPU.",
 	};

@@ -34,6 +34,7 @@
 #include "cgroup.h"
 #include "datwrite.h"
 #include "docrec.h"
+#include "filter.h"
 #include "ksym.h"
 #include "probes.h"
 #include "session.h"
@@ -65,27 +66,59 @@ static const struct optional_event events[] = {
  * only: a filter on the CPU (the generic CPU field) keeps the housekeeping
  * CPUs' work, timers and interrupts out of the buffers.  Work queued for a
  * monitored CPU is seen on the CPU that queues it: its filter is on the
- * target (the event's own cpu field).  hrtimer_expire_entry, the tick's
- * event too, is in events[] (setup_events() widens its filter).
+ * target (the event's own cpu field).  A timer_list timer too can be armed
+ * for a monitored CPU from another (add_timer_on()): timer_start's filter
+ * is on the target its flags carry (timer_target_filter()).  An hrtimer is
+ * queued on the CPU that arms it: hrtimer_start's filter is on the CPU,
+ * and leaves the tick's own out (re-armed at every tick).
+ * hrtimer_expire_entry, the tick's event too, is in events[]
+ * (setup_events() widens its filter).
  */
+enum cause_filter {
+	ON_CPU,			/* the generic CPU field: where it runs */
+	ON_CPU_FIELD,		/* the event's cpu field: the queue's target */
+	ON_TIMER_TARGET,	/* the CPU in timer_start's flags */
+	ON_CPU_NOT_TICK,	/* the CPU, and a function other than the tick's */
+};
+
 struct cause_event {
 	const char *system;
 	const char *name;
-	int type;		/* enum ts_cause_type, -1 for the queue */
-	const char *cpu_field;
+	int type;		/* enum ts_cause_type of an entry or exit, -1 none */
+	int arms;		/* the cause type it arms (timer_start, hrtimer_start), -1 none */
+	enum cause_filter filter;
 };
 
+#define VECTOR_EVENTS(kind)								\
+	{ "irq_vectors", kind "_entry", TS_CAUSE_VECTOR, -1, ON_CPU },			\
+	{ "irq_vectors", kind "_exit", TS_CAUSE_VECTOR, -1, ON_CPU }
+
 static const struct cause_event cause_events[] = {
-	{ "workqueue", "workqueue_execute_start", TS_CAUSE_WORK, "CPU" },
-	{ "workqueue", "workqueue_execute_end", TS_CAUSE_WORK, "CPU" },
-	{ "workqueue", "workqueue_queue_work", -1, "cpu" },
-	{ "timer", "timer_expire_entry", TS_CAUSE_TIMER, "CPU" },
-	{ "timer", "timer_expire_exit", TS_CAUSE_TIMER, "CPU" },
-	{ "timer", "hrtimer_expire_exit", TS_CAUSE_HRTIMER, "CPU" },
-	{ "irq", "irq_handler_entry", TS_CAUSE_IRQ, "CPU" },
-	{ "irq", "irq_handler_exit", TS_CAUSE_IRQ, "CPU" },
-	{ "irq", "softirq_entry", TS_CAUSE_SOFTIRQ, "CPU" },
-	{ "irq", "softirq_exit", TS_CAUSE_SOFTIRQ, "CPU" },
+	{ "workqueue", "workqueue_execute_start", TS_CAUSE_WORK, -1, ON_CPU },
+	{ "workqueue", "workqueue_execute_end", TS_CAUSE_WORK, -1, ON_CPU },
+	{ "workqueue", "workqueue_queue_work", -1, -1, ON_CPU_FIELD },
+	{ "timer", "timer_expire_entry", TS_CAUSE_TIMER, -1, ON_CPU },
+	{ "timer", "timer_expire_exit", TS_CAUSE_TIMER, -1, ON_CPU },
+	{ "timer", "hrtimer_expire_exit", TS_CAUSE_HRTIMER, -1, ON_CPU },
+	{ "irq", "irq_handler_entry", TS_CAUSE_IRQ, -1, ON_CPU },
+	{ "irq", "irq_handler_exit", TS_CAUSE_IRQ, -1, ON_CPU },
+	{ "irq", "softirq_entry", TS_CAUSE_SOFTIRQ, -1, ON_CPU },
+	{ "irq", "softirq_exit", TS_CAUSE_SOFTIRQ, -1, ON_CPU },
+	/* x86 (enum ts_vector): a kernel has those its configuration builds */
+	VECTOR_EVENTS("local_timer"),
+	VECTOR_EVENTS("reschedule"),
+	VECTOR_EVENTS("call_function"),
+	VECTOR_EVENTS("call_function_single"),
+	VECTOR_EVENTS("irq_work"),
+	VECTOR_EVENTS("x86_platform_ipi"),
+	VECTOR_EVENTS("spurious_apic"),
+	VECTOR_EVENTS("error_apic"),
+	VECTOR_EVENTS("thermal_apic"),
+	VECTOR_EVENTS("threshold_apic"),
+	VECTOR_EVENTS("deferred_error_apic"),
+	/* who armed the timers: after the expiries, whose presence they need */
+	{ "timer", "timer_start", -1, TS_CAUSE_TIMER, ON_TIMER_TARGET },
+	{ "timer", "hrtimer_start", -1, TS_CAUSE_HRTIMER, ON_CPU_NOT_TICK },
 };
 
 #define NR_CAUSE_EVENTS (int)(sizeof(cause_events) / sizeof(cause_events[0]))
@@ -462,38 +495,6 @@ static void pin_here(struct ts_session *ss, int on)
 	sched_setaffinity(0, sizeof(one), &one);
 }
 
-/*
- * cpu_filter - an event filter that passes the monitored CPUs only, on the
- * field named: "(F >= 1 && F <= 3) || F == 5".  Returns 0, or -1 when the
- * set is too scattered for the buffer.
- */
-static int cpu_filter(const struct ts_cpuset *set, const char *field, char *buf, size_t len)
-{
-	size_t used = 0;
-	int n;
-
-	buf[0] = '\0';
-	for (int lo = 0; lo < TS_CPUSET_WORDS * 64; lo++) {
-		int hi = lo;
-
-		if (!ts_cpuset_has(set, lo))
-			continue;
-		while (hi + 1 < TS_CPUSET_WORDS * 64 && ts_cpuset_has(set, hi + 1))
-			hi++;
-		if (lo == hi)
-			n = snprintf(buf + used, len - used, "%s%s == %d", used ? " || " : "",
-				     field, lo);
-		else
-			n = snprintf(buf + used, len - used, "%s(%s >= %d && %s <= %d)",
-				     used ? " || " : "", field, lo, field, hi);
-		if (n < 0 || (size_t)n >= len - used)
-			return -1;
-		used += n;
-		lo = hi;
-	}
-	return used ? 0 : -1;
-}
-
 /* The cause types whose entries are enabled (bits of enum ts_cause_type). */
 static unsigned int causes_enabled(const struct ts_session *ss)
 {
@@ -512,6 +513,44 @@ static unsigned int causes_enabled(const struct ts_session *ss)
 	return mask;
 }
 
+/* The cause types whose arming is traced (bits of enum ts_cause_type). */
+static unsigned int armers_enabled(const struct ts_session *ss)
+{
+	unsigned int mask = 0;
+
+	for (int i = 0; ss->causes && i < NR_CAUSE_EVENTS; i++)
+		if (ss->cause_present[i] && cause_events[i].arms >= 0)
+			mask |= 1u << cause_events[i].arms;
+	return mask;
+}
+
+/* The filter of a cause's event on the monitored CPUs; -1 when it cannot be written. */
+static int cause_filter(const struct ts_session *ss, const struct cause_event *e, char *buf,
+			size_t len)
+{
+	char cpus[1100];
+
+	switch (e->filter) {
+	case ON_CPU_FIELD:
+		return ts_filter_cpus(&ss->mon, "cpu", buf, len);
+	case ON_TIMER_TARGET:
+		return ts_filter_timer_target(&ss->mon, buf, len);
+	case ON_CPU_NOT_TICK:
+		if (!ss->hrtimer_causes || ts_filter_cpus(&ss->mon, "CPU", cpus, sizeof(cpus)))
+			return -1;
+		return snprintf(buf, len, "function != 0x%llx && (%s)",
+				(unsigned long long)ss->ksyms.tick_fn, cpus) < (int)len ? 0 : -1;
+	default:
+		return ts_filter_cpus(&ss->mon, "CPU", buf, len);
+	}
+}
+
+/* Does the type an arming event arms have its expiries recorded? */
+static int arms_recorded(const struct ts_session *ss, const struct cause_event *e)
+{
+	return e->arms < 0 || (causes_enabled(ss) & (1u << e->arms));
+}
+
 /*
  * setup_causes - find (enable 0) or enable (1) the causes' events, each
  * filtered on the monitored CPUs.  A kernel without one records the rest;
@@ -519,7 +558,7 @@ static unsigned int causes_enabled(const struct ts_session *ss)
  */
 static int setup_causes(struct ts_session *ss, int enable)
 {
-	char filter[1100];
+	char filter[2048];
 
 	if (!ss->causes)
 		return 0;
@@ -529,9 +568,12 @@ static int setup_causes(struct ts_session *ss, int enable)
 		if (!enable) {
 			ss->cause_present[i] = tracefs_event_file_exists(NULL, e->system, e->name,
 									 "format");
-			if (!ss->cause_present[i])
+			/* who armed a timer whose expiries are not recorded: of no use */
+			if (!ss->cause_present[i] || !arms_recorded(ss, e)) {
+				ss->cause_present[i] = 0;
 				continue;
-			if (cpu_filter(&ss->mon, e->cpu_field, filter, sizeof(filter)) ||
+			}
+			if (cause_filter(ss, e, filter, sizeof(filter)) ||
 			    tracefs_event_file_write(ss->inst, e->system, e->name, "filter",
 						     filter) < 0) {
 				/* unfiltered, it would load the housekeeping CPUs: leave it out */
@@ -588,7 +630,7 @@ static int setup_events(struct ts_session *ss, int enable)
 			 * expiry on the monitored CPUs: keeps the stream small
 			 */
 			ss->hrtimer_causes = ss->causes &&
-					     !cpu_filter(&ss->mon, "CPU", cpus, sizeof(cpus));
+					     !ts_filter_cpus(&ss->mon, "CPU", cpus, sizeof(cpus));
 			if (ss->hrtimer_causes)
 				snprintf(filter, sizeof(filter), "function == 0x%llx || %s",
 					 (unsigned long long)ss->ksyms.tick_fn, cpus);
@@ -862,6 +904,14 @@ static void causes_token(struct text *t, unsigned int mask)
 	}
 }
 
+/* " armers=timer,hrtimer": whose arming the report may count (stream.c reads it) */
+static void armers_token(struct text *t, unsigned int mask)
+{
+	text_add(t, " armers=%s%s%s", mask & (1u << TS_CAUSE_TIMER) ? "timer" : "",
+		 mask == (1u << TS_CAUSE_TIMER | 1u << TS_CAUSE_HRTIMER) ? "," : "",
+		 mask & (1u << TS_CAUSE_HRTIMER) ? "hrtimer" : mask ? "" : "none");
+}
+
 /*
  * Switch tracing on and write the start marks, all on one CPU: "start"
  * right away, so that it lands in the first page of that CPU (a reader
@@ -882,6 +932,7 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 	ts_cpuset_format(&ss->mon, list, sizeof(list));
 	text_add(&t, "monitored=%s", list);
 	causes_token(&t, causes_enabled(ss));
+	armers_token(&t, armers_enabled(ss));
 	/* the boot, for the report's identity: none without /proc (it is then unknown) */
 	if (!read_file("/proc/sys/kernel/random/boot_id", list, sizeof(list))) {
 		list[strcspn(list, "\n")] = '\0';

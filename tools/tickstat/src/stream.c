@@ -38,11 +38,24 @@ static const char * const wanted[][2] = {
 	{ "timer", "hrtimer_expire_exit" },
 	{ "irq", "irq_handler_entry" }, { "irq", "irq_handler_exit" },
 	{ "irq", "softirq_entry" }, { "irq", "softirq_exit" },
+	/* who armed the timers (decode.c) */
+	{ "timer", "timer_start" }, { "timer", "hrtimer_start" },
 };
 
 /* ts_stream_wants_event - does the analysis read this event? */
 int ts_stream_wants_event(const char *system, const char *name)
 {
+	/* the x86 vectors: every NAME_entry and NAME_exit of one class */
+	if (!strcmp(system, "irq_vectors")) {
+		for (int k = 0; k < TS_NR_VECTORS; k++) {
+			size_t n = strlen(ts_vector_name(k));
+
+			if (!strncmp(name, ts_vector_name(k), n) &&
+			    (!strcmp(name + n, "_entry") || !strcmp(name + n, "_exit")))
+				return 1;
+		}
+		return 0;
+	}
 	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++)
 		if (!strcmp(system, wanted[i][0]) && !strcmp(name, wanted[i][1]))
 			return 1;
@@ -166,6 +179,27 @@ static int causes_token(struct ts_analysis *an, char *v)
 }
 
 /*
+ * armers=timer,hrtimer|none: the cause types whose arming (timer_start,
+ * hrtimer_start) the recorder traced for the monitored CPUs.  A name this
+ * tickstat does not know is a newer recorder's.
+ */
+static int armers_token(struct ts_analysis *an, char *v)
+{
+	char *name, *save = NULL;
+	int mask = 0, t;
+
+	if (strcmp(v, "none")) {
+		for (name = strtok_r(v, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+			t = ts_cause_type_from_name(name);
+			if (t == TS_CAUSE_TIMER || t == TS_CAUSE_HRTIMER)
+				mask |= 1 << t;
+		}
+	}
+	ts_analysis_set_armers_recorded(an, mask);
+	return 0;
+}
+
+/*
  * quota.PID=QUOTA/PERIOD (microseconds) or quota.PID=max: a co-runner's
  * cgroup CPU quota, read by the recorder at the end.  A full table drops
  * the rest (unknown), never the mark.
@@ -217,6 +251,8 @@ static int mark_token(struct ts_stream *s, char *tok)
 		return ts_analysis_set_boot_id(an, v);
 	} else if (!strcmp(tok, "causes")) {
 		return causes_token(an, v);
+	} else if (!strcmp(tok, "armers")) {
+		return armers_token(an, v);
 	} else if (!strcmp(tok, "nohz_full") || !strcmp(tok, "cpus") || !strcmp(tok, "monitored")) {
 		if (ts_cpuset_parse(&set, v))
 			return -1;
@@ -305,7 +341,7 @@ int ts_stream_mark(struct ts_stream *s, int cpu, const char *text, size_t len)
 	char buf[TS_MARK_MAX + 24], *tok, *save = NULL;
 	enum mark_kind kind;
 	size_t skip = 0;
-	int ret = 0, done_parts = 0, causes_said = 0;
+	int ret = 0, done_parts = 0, causes_said = 0, armers_said = 0;
 
 	while (len && (text[len - 1] == '\n' || text[len - 1] == '\0'))
 		len--;
@@ -343,12 +379,16 @@ int ts_stream_mark(struct ts_stream *s, int cpu, const char *text, size_t len)
 				ret = -1;
 		} else {
 			causes_said |= kind == MK_START && !strncmp(tok, "causes=", 7);
+			armers_said |= kind == MK_START && !strncmp(tok, "armers=", 7);
 			ret = mark_token(s, tok);
 		}
 	}
 	/* a recorder older than causes filtered hrtimer expiries on the tick's */
-	if (!ret && kind == MK_START && !causes_said)
+	if (!ret && kind == MK_START && !causes_said && s->an->causes_recorded < 0)
 		ts_analysis_set_causes_recorded(s->an, 0);
+	/* nor did one older than armers trace them (a start mark split in parts says it once) */
+	if (!ret && kind == MK_START && !armers_said && s->an->armers_recorded < 0)
+		ts_analysis_set_armers_recorded(s->an, 0);
 	if (!ret && kind == MK_DONE && done_parts != 3)
 		ret = -1;
 	if (ret)

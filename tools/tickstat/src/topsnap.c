@@ -64,7 +64,9 @@ static void top_reason(const struct ts_cpu *c, const struct ts_top_prev *p, char
 
 /*
  * The cause that began most often in the interval ("KIND NAME"), or "":
- * a function by the symbol it is in (sym), else by its address.
+ * a function by the symbol it is in (sym), else by its address.  The
+ * local APIC timer's vector, which every tick and timer comes through, is
+ * named only when nothing else began.
  */
 static void top_cause(const struct ts_analysis *an, const struct ts_cpu *c,
 		      const struct ts_top_prev *p, ts_symbol_fn sym, void *sym_ctx, char *buf,
@@ -76,12 +78,16 @@ static void top_cause(const struct ts_analysis *an, const struct ts_cpu *c,
 	uint64_t best = 0;
 	int at = -1;
 
-	for (int i = 0; i < c->nr_causes; i++) {
-		uint64_t d = c->causes[i].count - p->cause[i];
+	for (int pass = 0; pass < 2 && at < 0; pass++) {
+		for (int i = 0; i < c->nr_causes; i++) {
+			uint64_t d = c->causes[i].count - p->cause[i];
+			int carrier = c->causes[i].type == TS_CAUSE_VECTOR &&
+				      c->causes[i].key == TS_VEC_LOCAL_TIMER;
 
-		if (d > best) {
-			best = d;
-			at = i;
+			if (carrier == pass && d > best) {
+				best = d;
+				at = i;
+			}
 		}
 	}
 	buf[0] = '\0';

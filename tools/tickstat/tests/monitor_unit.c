@@ -278,6 +278,52 @@ static void test_series_causes(void)
 	finish();
 }
 
+/*
+ * The causes beyond a CPU's table (its type's "other" in the analysis)
+ * keep their type across intervals: the table is emptied at each update,
+ * and a type's "other" of the next interval is labelled with that type,
+ * not the first type's.
+ */
+static void test_series_causes_other(void)
+{
+	start(3);
+	an.caps.causes = (1u << TS_NR_CAUSE_TYPES) - 1;
+	an.caps.cause_exits = an.caps.causes;
+	sw(1, 0, 0, 100);
+	stop_in(1, 100 * MS, 100);
+	for (int i = 0; i < TS_MAX_CAUSES + 2; i++)
+		cause_ev(1, 200 * MS + i * MS, TS_CAUSE_IRQ, 0, 100 + i);
+	update(1 * S);
+	for (int i = 0; i < TS_MAX_CAUSES + 3; i++)
+		cause_ev(1, 1100 * MS + i * MS, TS_CAUSE_IRQ, 0, 200 + i);
+	update(2 * S);
+	/* the series' other: the 3 beyond the table and those past the top */
+	CU_ASSERT(value_of(CAUSE("events_total", "type=\"irq\",name=\"other\"")) >= 3 + 2);
+	CU_ASSERT_EQUAL(value_of(CAUSE("events_total", "type=\"work\",name=\"other\"")), -1);
+	finish();
+}
+
+/* The x86 vectors: a series per kind (eleven at most: bounded labels), their type known. */
+static void test_series_vectors(void)
+{
+	start(3);
+	an.caps.causes = (1u << TS_NR_CAUSE_TYPES) - 1;
+	an.caps.cause_exits = an.caps.causes;
+	sw(1, 0, 0, 100);
+	stop_in(1, 100 * MS, 100);
+	for (int i = 0; i < 2; i++) {
+		cause_ev(1, (200 + i) * MS, TS_CAUSE_VECTOR, 0, TS_VEC_RESCHEDULE);
+		cause_ev(1, (200 + i) * MS + 3000, TS_CAUSE_VECTOR, 1, TS_VEC_RESCHEDULE);
+	}
+	update(1 * S);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("events_total", "type=\"vector\",name=\"reschedule\"")),
+			       2, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(CAUSE("seconds_total",
+					      "type=\"vector\",name=\"reschedule\"")), 6e-6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(value_of("tickstat_cause_type_known{type=\"vector\"} "), 1, 1e-9);
+	finish();
+}
+
 /* At most top named culprits per CPU, reason and scope; the rest is other. */
 static void test_series_bounded(void)
 {
@@ -689,6 +735,8 @@ int main(void)
 		{ "series: counters and the interval's ratio", test_series_counters },
 		{ "series: label sets bounded, tables emptied", test_series_bounded },
 		{ "series: causes by CPU, type and name, bounded", test_series_causes },
+		{ "series: a type's causes beyond the table keep their type", test_series_causes_other },
+		{ "series: x86 vectors by kind", test_series_vectors },
 		{ "series: no counter ever goes down", test_series_monotonic },
 		{ "state: a CPU offline is unknown, nothing lost", test_offline },
 		{ "hold: a late commit counts from its own time", test_hold_late_commit },

@@ -169,6 +169,16 @@ static void test_snap_intervals(void)
 	/* 4 interrupts now against 3 work items in all: the interval's, not the sums */
 	CU_ASSERT_STRING_EQUAL(cpu(3)->cause, "irq 24 eth0");
 
+	/* the local APIC timer's vector carries every tick: named only when alone */
+	for (int i = 0; i < 10; i++)
+		cause(3, 2100 * MS + i * MS, TS_CAUSE_VECTOR, TS_VEC_LOCAL_TIMER);
+	cause(3, 2500 * MS, TS_CAUSE_VECTOR, TS_VEC_RESCHEDULE);
+	take(2600 * MS, NULL);
+	CU_ASSERT_STRING_EQUAL(cpu(3)->cause, "vector reschedule");
+	cause(3, 2700 * MS, TS_CAUSE_VECTOR, TS_VEC_LOCAL_TIMER);
+	take(2800 * MS, NULL);
+	CU_ASSERT_STRING_EQUAL(cpu(3)->cause, "vector local_timer");
+
 	/* a quiet second: no reason and no cause grew */
 	take(3 * S, NULL);
 	CU_ASSERT_DOUBLE_EQUAL(cpu(2)->tickless, 1.0, 1e-9);

@@ -409,6 +409,19 @@ static int read_in_root(void *ctx, const char *file, char *buf, size_t len)
  * root cgroup never read, a task without cgroup v2 or gone unknown, and a
  * host without cgroup v2 mounted unknown to the recorder.
  */
+/* Both series' SCHED sub-reasons by name; an unknown value by its number. */
+static void test_sched_names(void)
+{
+	static const char * const want[] = {
+		"NONE", "DEADLINE", "RR", "CFS", "FAIR_SERVER", "CFS_BANDWIDTH", "SCX",
+	};
+
+	for (int i = 0; i < (int)(sizeof(want) / sizeof(want[0])); i++)
+		CU_ASSERT_STRING_EQUAL(ts_sched_name(i), want[i]);
+	CU_ASSERT_STRING_EQUAL(ts_sched_name(7), "SCHED_7");
+	CU_ASSERT_STRING_EQUAL(ts_sched_name(-1), "SCHED_-1");
+}
+
 static void test_cgroup_cpu_max(void)
 {
 	char root[] = "/tmp/tickstat-cgroup-XXXXXX";
@@ -2819,6 +2832,7 @@ int main(int argc, char **argv)
 		{ "pidmap: O(1) quota lookups, bounded, a full map counted", test_pidmap },
 		{ "decode: one table lookup routes a record, wide ids none", test_decode_routes },
 		{ "cgroup: one cpu.max reader, the innermost quota", test_cgroup_cpu_max },
+		{ "names: SCHED sub-reasons of the 6.1 and 6.12 series", test_sched_names },
 		{ "timeline: causes as rows, their exits, split when full", test_timeline_causes },
 		{ "marks: quotas the recorder dropped are counted", test_mark_quotas_dropped },
 		{ "causes: bounded, known per recorder", test_causes_bounded },

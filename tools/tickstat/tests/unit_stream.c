@@ -17,7 +17,8 @@ int task[8];
 /*
  * stream_start - a fresh analysis whose window starts at at: a patched
  * kernel's stream (or a stock one's), with every cause type known and
- * timed when causes is set, or none.
+ * timed when causes is set (every x86 vector kind, who armed the timers),
+ * or none.
  */
 void stream_start(uint64_t at, int patched, int causes)
 {
@@ -34,6 +35,8 @@ void stream_start(uint64_t at, int patched, int causes)
 		an.caps.causes = (1u << TS_NR_CAUSE_TYPES) - 1;
 		an.caps.cause_exits = an.caps.causes;
 		an.caps.queue = 1;
+		an.caps.vectors = (1u << TS_NR_VECTORS) - 1;
+		an.caps.armers = 1u << TS_CAUSE_TIMER | 1u << TS_CAUSE_HRTIMER;
 	}
 	ts_analysis_set_start(&an, at);
 }
