@@ -79,6 +79,20 @@ class Scenario:
         """The test module's dmesg line matching pattern, if any."""
         return re.search(pattern, (self.dir / "dmesg.txt").read_text())
 
+    def module_range(self, mode: str) -> tuple[int, int]:
+        """The time range (mono clock ns, tickstat's trace clock) of the test
+        module's MODE line "... from A to B ns"."""
+        m = self.module_report(rf"tick_test: {mode} .* from (\d+) to (\d+) ns")
+        if not m:
+            raise ValueError(f"the test module did not say when mode {mode} ran")
+        return int(m.group(1)), int(m.group(2))
+
+    def range_cpu(self, n: int) -> dict:
+        """CPU n in the report of that time range only (guest-lib.sh
+        report_range: tickstat report --time-range)."""
+        report = json.loads((self.dir / "range.json").read_text())
+        return next(c for c in report["cpus"] if c["cpu"] == n)
+
     def expect(self, what: str, ok: bool, expected, seen) -> None:
         self.results.append((bool(ok), what, str(expected), str(seen)))
 
@@ -194,6 +208,10 @@ DIAGNOSIS: dict[str, dict[int, tuple[str, ...]]] = {
     "timer-softirq": {2: ("TIMER_SOFTIRQ",)},
     # CPU 1: the IPIs to its lone spinning task outnumber its work and timers
     "causes": {1: ("vector",), 3: ("irq",)},
+    "clock-unstable": {1: ("CLOCK_UNSTABLE",)},
+    # the timekeeper is a housekeeping CPU; idle-loop's CPU 2 is not nohz_full
+    "timekeeping": {0: ("NOT_NOHZ_FULL",)},
+    "idle-loop": {2: ("NOT_NOHZ_FULL",)},
     "boot-cpu": {1: TICKLESS, 2: TICKLESS, 3: TICKLESS},
     "nohz-idle": {n: ("NOT_NOHZ_FULL",) for n in (1, 2, 3)},
     "nohz-off": {n: ("NOT_NOHZ_FULL",) for n in (1, 2, 3)},
@@ -213,6 +231,8 @@ def check_diagnosis(s: Scenario) -> None:
     want = dict(DIAGNOSIS.get(s.name, {}))
     if s.name in ("rcu", "rcu-exp") and not (s.patched or s.first_scope):
         want = {2: want[2] + ("SCHED",)}
+    if s.name == "timekeeping" and not (s.patched or "tick_retain" in s.probe_events):
+        want = {}       # CPU 0's tick state is unknown there
     # 6.12's fair server holds a lone task's tick about once a second: the
     # IPIs' spinner kept CPU 1's tick 1.2% of the window once (SCHED, over
     # the 1% a tickless CPU may tick), 0.1% another time
@@ -574,6 +594,131 @@ def check_softirq(s: Scenario) -> None:
     s.expect("one 'NOHZ tick-stop error' per SOFTIRQ refusal", warned == seen, seen, warned)
 
 
+# the reasons a refused idle entry is traced with (can_stop_idle_tick());
+# IDLE_REFUSED is tickstat's own, with the probes, when it cannot tell which
+IDLE_ENTRY = ("NOHZ_INACTIVE", "NEED_RESCHED", "SOFTIRQ", "TIMEKEEPING", "NO_TIMEKEEPER",
+              "IDLE_REFUSED")
+
+
+def check_timekeeping(s: Scenario) -> None:
+    """CPU 0 keeps the time for the nohz_full CPUs: its tick never stops,
+    and each idle-entry decision the module counted there is a refusal,
+    TIMEKEEPING but for the three it marked the timer softirq pending at:
+    SOFTIRQ on the patched kernel (one kernel warning each), IDLE_REFUSED
+    with the probes, which cannot tell which of the two refused
+    (docs/scenarios/timekeeping.md)."""
+    c = s.cpu(0)
+    if s.patched or "tick_retain" in s.probe_events:
+        s.within("CPU0 share of the window with the tick running (it keeps the time)", 0.99, 1,
+                 c["running_ns"] / max(1, c["window_ns"]))
+    else:
+        # 6.1 traces nothing on a tick that never stops: unknown, never "stopped"
+        s.within("CPU0 share of the window with its tick state unknown (stock kernel)", 0.99, 1,
+                 c["unknown_share"])
+    m = s.module_report(r"tick_test: timekeeping counted (\d+) calls")
+    if not m:
+        raise ValueError("the test module did not count mode timekeeping")
+    calls, (t0, t1) = int(m.group(1)), s.module_range("timekeeping")
+    hits = made(s, "timekeeping")
+    s.expect("the module counted CPU 0's idle entries and marked 3", calls >= 20 and hits == 3,
+             ">= 20, 3 marked", (calls, hits))
+    if not (s.patched or "tick_retain" in s.probe_events):
+        return      # a stock kernel traces no refusal: nothing to count
+    r = s.range_cpu(0)
+    seen = {x["reason"]: x["events"] for x in r["reasons"] if x["class"] == "retain"}
+    refused = sum(seen.get(k, 0) for k in IDLE_ENTRY)
+    # one call at each end of the range may fall on the other side of it
+    s.within(f"CPU0 idle-entry refusals in the module's {(t1 - t0) / 1e9:.3f} s "
+             f"(it counted {calls} decisions)", calls - 2, calls + 2, refused)
+    # the rest: a task waking as CPU 0 goes idle (NEED_RESCHED), rarely
+    s.within("CPU0 TIMEKEEPING refusals (all but the 3 marked, and a wake-up race or two)",
+             calls - hits - 4, calls - hits + 2, seen.get("TIMEKEEPING", 0))
+    if s.patched:
+        warned = (s.dir / "dmesg.txt").read_text().count("NOHZ tick-stop error")
+        s.expect(f"CPU0 SOFTIRQ refusals: the {hits} marked, each warned", seen.get("SOFTIRQ", 0)
+                 == hits and warned == hits, hits, (seen.get("SOFTIRQ", 0), warned))
+    else:
+        # a pending softirq where this CPU keeps the time: the kernel refuses
+        # for the softirq only while it warns, so the probes cannot tell
+        s.within(f"CPU0 IDLE_REFUSED refusals (the {hits} marked, and a wake-up race or two)",
+                 hits, hits + 2, seen.get("IDLE_REFUSED", 0))
+
+
+def check_idle_loop(s: Scenario) -> None:
+    """Without a cpuidle driver the idle loop keeps a running tick until a
+    tick has passed in idle: one IDLE_LOOP decision per call of
+    tick_nohz_idle_retain_tick() the module counted on CPU 2, each holding
+    the tick about until the next tick (docs/scenarios/idle-loop.md)."""
+    m = s.module_report(r"tick_test: idle_loop counted (\d+) calls")
+    if not m:
+        raise ValueError("the test module did not count mode idle_loop")
+    calls, (t0, t1) = int(m.group(1)), s.module_range("idle_loop")
+    # a wake-up every 20 ms or more (msleep() on a busy host), each an idle
+    # entry with the tick running: 20 measured in 1 s
+    if calls < 5:
+        s.not_produced(f"only {calls} idle-loop decisions to keep the tick on CPU 2 in 1 s")
+        return
+    r = next((x for x in s.range_cpu(2)["reasons"] if x["reason"] == "IDLE_LOOP"), None)
+    s.within(f"CPU2 IDLE_LOOP decisions in the module's {(t1 - t0) / 1e9:.3f} s "
+             f"(it counted {calls} calls)", calls - 2, calls + 2, r["events"] if r else 0)
+    whole = s.reason(2, "IDLE_LOOP")
+    s.expect("CPU2 IDLE_LOOP is a retain reason", whole is not None and whole["class"] == "retain",
+             "retain", whole)
+    if r and r["events"]:
+        # 5.7 ms measured: up to a tick, and the softirqs after it
+        s.within("CPU2 ms the tick ran per IDLE_LOOP decision (until about the next tick)",
+                 0.05, 4 * 1000 / HZ, r["time_ns"] / 1e6 / r["events"])
+
+
+def check_clock_unstable(s: Scenario) -> None:
+    """Marking the TSC unstable sets CLOCK_UNSTABLE for good: CPU 1's lone
+    task ticks from that moment (the module's kprobe on tick_nohz_dep_set()
+    says when) until it exits, one decision per tick, at GLOBAL scope
+    (docs/scenarios/clock-unstable.md)."""
+    if s.module_report(r"tick_test: clock_unstable never set"):
+        s.not_produced("sched_clock was not stable: marking the TSC unstable set nothing")
+        return
+    t0, t1 = s.module_range("clock_unstable")
+    secs = (t1 - t0) / 1e9
+    scope = s.dep_scope("GLOBAL")
+    r = next((x for x in s.range_cpu(1)["reasons"]
+              if x["reason"] == "CLOCK_UNSTABLE" and x["scope"] == scope), None)
+    # from the first decision after the set (its kick interrupts CPU 1 at once);
+    # the task alone on CPU 1 is killed after that: LOC counts those ticks
+    # (common(), its tick stopped at both ends of the window)
+    s.within(f"CPU1 CLOCK_UNSTABLE seconds from the set to the module's return ({secs:.3f} s)",
+             secs - 0.1, secs, r["time_ns"] / 1e9 if r else None)
+    # and until the task is killed, after insmod returned (0.57 s after the
+    # module's wait on Debian's 6.1)
+    whole = held(s, 1, "CLOCK_UNSTABLE", "GLOBAL", secs - 0.1, secs + 1.0)
+    ticks = s.cpu(1)["ticks"]
+    if whole and ticks is not None:
+        # a decision per tick, and one at each other interrupt's exit (244
+        # decisions for 219 ticks measured on 6.1, 229 for 223 patched)
+        slack = max(5, 0.03 * ticks)
+        s.within(f"CPU1 CLOCK_UNSTABLE decisions vs ticks ({ticks}: all of CPU 1's)",
+                 ticks - slack, ticks * 1.2 + slack, whole["events"])
+        s.within("CPU1 CLOCK_UNSTABLE decisions (a tick rate of at least HZ/10)",
+                 0.1 * HZ * (secs - 0.1), 1.1 * HZ * (secs + 1.0) + 5, whole["events"])
+    stopped_at_end(s, 1)
+    if s.dep_events:
+        sets = [k for k in s.cpu(1)["culprits"] if k["dependency"] == "CLOCK_UNSTABLE"]
+        s.expect("CPU1 CLOCK_UNSTABLE set once, at GLOBAL scope, by insmod in the sched_clock code",
+                 len(sets) == 1 and sets[0]["sets"] == 1 and sets[0]["clears"] == 0 and
+                 sets[0]["scope"] == "GLOBAL" and sets[0]["comm"] == "insmod" and
+                 (sets[0]["caller"] or "").startswith(CLOCK_SETTERS),
+                 " or ".join(CLOCK_SETTERS), sets)
+        if s.patched and sets:
+            # only SCHED carries a scheduler's reason: every other bit's
+            # events say sched=NONE
+            s.expect("CPU1 CLOCK_UNSTABLE set with the SCHED sub-reason NONE",
+                     sets[0]["sched"] == "NONE", "NONE", sets[0]["sched"])
+
+
+# kernel/sched/clock.c, where sched_clock's stability is cleared
+CLOCK_SETTERS = ("clear_sched_clock_stable", "__clear_sched_clock_stable", "mark_tsc_unstable")
+
+
 def check_timer_softirq(s: Scenario) -> None:
     retain_phase(s, "TIMER_SOFTIRQ")
 
@@ -903,6 +1048,12 @@ def check_cpu_quota(s: Scenario) -> None:
     if not spins:
         return
     spin = spins[0]
+    # The quota's period timer (sched_cfs_period_timer, every 100 ms) stays
+    # on the CPU that first armed it: CPU 0 when the shell that joins the
+    # cgroup used runtime first, CPU 1 when spin did (20 expiries there in
+    # 2 s once on debian-6.1, LOC 13 against 2 ticks).  LOC counts it.
+    period = cause(s, 1, "hrtimer", lambda k: k["name"] == "sched_cfs_period_timer")
+    s.extra_loc = period["count"] if period else 0
     s.expect(f"spin's cgroup quota named ({' '.join(want)})",
              spin["cpu_max"] == {"quota_us": int(want[0]), "period_us": int(want[1])},
              want, spin["cpu_max"])
@@ -930,40 +1081,56 @@ PATCHED = ("patched",)
 
 class Entry(NamedTuple):
     """A scenario: its check, the kernels it runs on, the kernel command line,
-    the config variant of the kernel (guest-image/config/), and whether it
-    records with tickstat (the common checks then apply)."""
+    the config variant of the kernel (guest-image/config/), whether it
+    records with tickstat (the common checks then apply), the names of
+    tools/tickstat/src/names.c its check asserts ("KIND:NAME", KIND one of
+    dependency, retain, sched: tests/check_scenario_names.py holds every
+    name to one scenario or to docs/scenarios/README.md's list of those the
+    guest cannot show), and whether it changes the kernel for the rest of
+    the boot, so that it needs a boot of its own."""
     check: Callable[[Scenario], None]
     trees: tuple[str, ...]
     append: str = ISOLATED_APPEND
     variant: str = "nohz_full"
     tickstat: bool = True
+    shows: tuple[str, ...] = ()
+    alone: bool = False
 
 
 SCENARIOS = {
     "lone-task": Entry(check_lone_task, BOTH),
-    "two-tasks": Entry(check_two_tasks, BOTH),
-    "sched-rr": Entry(check_sched_rr, BOTH),
-    "sched-deadline": Entry(check_sched_deadline, BOTH),
-    "posix-timer": Entry(check_posix_timer, BOTH),
-    "perf-freq": Entry(check_perf_freq, BOTH),
-    "rcu": Entry(check_rcu, BOTH),
-    "rcu-exp": Entry(check_rcu_exp, BOTH),
-    "timer-due": Entry(check_timer_due, PATCHED),
-    "irq-work": Entry(check_irq_work, PATCHED),
+    "two-tasks": Entry(check_two_tasks, BOTH, shows=("dependency:SCHED", "sched:CFS")),
+    "sched-rr": Entry(check_sched_rr, BOTH, shows=("sched:RR",)),
+    "sched-deadline": Entry(check_sched_deadline, BOTH, shows=("sched:DEADLINE",)),
+    "posix-timer": Entry(check_posix_timer, BOTH, shows=("dependency:POSIX_TIMER",)),
+    "perf-freq": Entry(check_perf_freq, BOTH, shows=("dependency:PERF_EVENTS",)),
+    "rcu": Entry(check_rcu, BOTH, shows=("dependency:RCU",)),
+    "rcu-exp": Entry(check_rcu_exp, BOTH, shows=("dependency:RCU_EXP",)),
+    "timer-due": Entry(check_timer_due, PATCHED, shows=("retain:TIMER_DUE",)),
+    "irq-work": Entry(check_irq_work, PATCHED, shows=("retain:IRQ_WORK",)),
     # CPU 2 a dynticks-idle CPU, not nohz_full: leaving idle restarts its
     # tick, so each idle entry the module marks finds the tick running, and
     # a refusal keeps it (series v3 traces no tick_retain for a tick already
     # stopped, which a nohz_full CPU's stays across idle exits)
-    "need-resched": Entry(check_need_resched, PATCHED, "nohz=on"),
-    "softirq": Entry(check_softirq, PATCHED, "nohz=on"),
-    "timer-softirq": Entry(check_timer_softirq, PATCHED),
+    "need-resched": Entry(check_need_resched, PATCHED, "nohz=on",
+                          shows=("retain:NEED_RESCHED",)),
+    "softirq": Entry(check_softirq, PATCHED, "nohz=on", shows=("retain:SOFTIRQ",)),
+    "idle-loop": Entry(check_idle_loop, PATCHED, "nohz=on", shows=("retain:IDLE_LOOP",)),
+    "timer-softirq": Entry(check_timer_softirq, PATCHED, shows=("retain:TIMER_SOFTIRQ",)),
+    # IDLE_REFUSED only with --probes on a stock kernel (tests/guest/conformance.test)
+    "timekeeping": Entry(check_timekeeping, BOTH,
+                         shows=("retain:TIMEKEEPING", "retain:IDLE_REFUSED")),
     "load": Entry(check_load, BOTH),
     "causes": Entry(check_causes, BOTH),
     "cpu-quota": Entry(check_cpu_quota, ("stock",)),
-    "nohz-idle": Entry(check_nohz_idle, BOTH, "nohz=on"),
-    "nohz-off": Entry(check_nohz_off, PATCHED, "nohz=off"),
-    "boot-cpu": Entry(check_boot_cpu, BOTH, "nohz_full=0-3 rcu_nocbs=0-3"),
+    "nohz-idle": Entry(check_nohz_idle, BOTH, "nohz=on", shows=("retain:RCU",)),
+    "nohz-off": Entry(check_nohz_off, PATCHED, "nohz=off", shows=("retain:NOHZ_INACTIVE",)),
+    "boot-cpu": Entry(check_boot_cpu, BOTH, "nohz_full=0-3 rcu_nocbs=0-3",
+                      shows=("retain:TIMEKEEPING",)),
     "idle-poll": Entry(check_idle_poll, PATCHED, "idle=poll " + ISOLATED_APPEND),
+    # CLOCK_UNSTABLE is never cleared: every later task would keep its tick
+    "clock-unstable": Entry(check_clock_unstable, BOTH,
+                            shows=("dependency:CLOCK_UNSTABLE", "sched:NONE"), alone=True),
     # the configuration claims, each on a kernel built with that config
     "hz-periodic": Entry(check_hz_periodic, PATCHED, "", "hz_periodic", tickstat=False),
     "nohz-idle-build": Entry(check_nohz_idle_build, PATCHED, "", "nohz_idle"),

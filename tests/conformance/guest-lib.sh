@@ -61,6 +61,16 @@ module_on_idle_cpu() {
 	rmmod tick_test
 }
 
+# report_range MODE: the recording's report for the time range of the test
+# module's MODE line in dmesg.txt ("... from A to B ns", ktime_get(), the
+# mono clock tickstat traces with), into $DIR/range.json
+report_range() {
+	range=$(sed -n "s/.*tick_test: $1 .* from \([0-9]*\) to \([0-9]*\) ns\$/\1,\2/p" \
+		"$DIR/dmesg.txt")
+	[ -n "$range" ] &&
+		tickstat report -q --json --time-range "$range" "$DIR/rec.dat" > "$DIR/range.json"
+}
+
 # save_nohz_full: the kernel's nohz_full CPUs into $DIR/nohz_full ("absent"
 # on a kernel built without NO_HZ_FULL)
 save_nohz_full() {

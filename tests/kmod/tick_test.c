@@ -38,6 +38,25 @@
  * A pending timer softirq that nothing raised runs at the next interrupt and
  * finds no expired timer.
  *
+ * Two modes count, with a kprobe, the idle loop's decisions on CPU N for ms
+ * milliseconds, and say when they counted (ktime_get(): tickstat's mono trace
+ * clock), so that the decisions tickstat reports in that time range can be
+ * compared with the count:
+ *   idle_loop      calls of tick_nohz_idle_retain_tick(), the idle loop
+ *                  keeping a running tick (IDLE_LOOP without a cpuidle
+ *                  driver); an empty work item wakes the CPU every 20 ms.
+ *   timekeeping    calls of tick_nohz_idle_stop_tick(), each refused on the
+ *                  CPU that keeps the time with nohz_full CPUs around
+ *                  (TIMEKEEPING); the first hits=N of them also find the
+ *                  timer softirq pending, as in mode softirq.
+ *
+ * One mode changes the kernel for the rest of the boot:
+ *   clock_unstable mark the TSC unstable (x86's mark_tsc_unstable()), as
+ *                  the clocksource watchdog does: sched_clock stops being
+ *                  stable, which sets the CLOCK_UNSTABLE dependency for
+ *                  good.  It says when the bit was set (a kprobe on
+ *                  tick_nohz_dep_set()) and waits ms milliseconds.
+ *
  * One mode races the tick's decisions:
  *   depstorm       for ms milliseconds, a kthread on CPU 0 sets and clears
  *                  PERF_EVENTS at CPU scope on every other nohz_full CPU, as
@@ -79,10 +98,13 @@
 #include <linux/tick.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
+#ifdef CONFIG_X86
+#include <asm/tsc.h>
+#endif
 
 static char *mode = "rcu";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "rcu, rcu_exp, timer, irq_work, need_resched, softirq, timer_softirq, depstorm, race or cpuidle");
+MODULE_PARM_DESC(mode, "rcu, rcu_exp, timer, irq_work, need_resched, softirq, timer_softirq, idle_loop, timekeeping, clock_unstable, depstorm, race or cpuidle");
 static int cpu = 1;
 module_param(cpu, int, 0444);
 MODULE_PARM_DESC(cpu, "the CPU to act on");
@@ -321,6 +343,117 @@ static int run_probe(const char *symbol, kprobe_pre_handler_t handler, bool wake
 	return 0;
 }
 
+/* Counting modes: the calls counted on CPU N, and when counting ran */
+static atomic_t calls;
+static bool counting;
+
+/* Count a call of the probed function on the chosen CPU while counting runs. */
+static bool count_call(void)
+{
+	if (smp_processor_id() != cpu || !READ_ONCE(counting))
+		return false;
+	atomic_inc(&calls);
+	return true;
+}
+
+static int at_count(struct kprobe *p, struct pt_regs *regs)
+{
+	count_call();
+	return 0;
+}
+
+static int at_count_softirq(struct kprobe *p, struct pt_regs *regs)
+{
+	if (count_call() && take_hit())
+		or_softirq_pending(BIT(TIMER_SOFTIRQ));
+	return 0;
+}
+
+/*
+ * Count the calls of symbol on CPU N for ms milliseconds, with the hits
+ * armed for handlers that take them; with wake_idle, run an empty work item
+ * on the CPU every 20 ms (as run_probe() does).  The time range is read
+ * outside the counting, so that every call counted lies inside it; a
+ * decision's trace event follows its call within microseconds, so one call
+ * at each end may fall on the other side of it.
+ */
+static int run_count(const char *symbol, kprobe_pre_handler_t handler, bool wake_idle)
+{
+	ktime_t start, end;
+	unsigned long stop;
+	int ret;
+
+	probe.symbol_name = symbol;
+	probe.pre_handler = handler;
+	ret = register_kprobe(&probe);
+	if (ret) {
+		pr_err("tick_test: cannot probe %s: %d\n", symbol, ret);
+		return ret;
+	}
+	msleep(20);
+	atomic_set(&hits_left, hits);
+	start = ktime_get();
+	WRITE_ONCE(counting, true);
+	stop = jiffies + msecs_to_jiffies(ms);
+	while (time_before(jiffies, stop)) {
+		if (wake_idle)
+			schedule_work_on(cpu, &nudge_work);
+		msleep(20);
+	}
+	WRITE_ONCE(counting, false);
+	end = ktime_get();
+	unregister_kprobe(&probe);
+	cancel_work_sync(&nudge_work);
+	pr_info("tick_test: %s counted %d calls of %s on CPU %d from %lld to %lld ns\n", mode,
+		atomic_read(&calls), symbol, cpu, ktime_to_ns(start), ktime_to_ns(end));
+	if (handler == at_count_softirq)
+		pr_info("tick_test: %s made %d times\n", mode, atomic_read(&hits_made));
+	return 0;
+}
+
+/* When tick_nohz_dep_set() set CLOCK_UNSTABLE (0: not yet) */
+static ktime_t unstable_set;
+
+static int at_dep_set_global(struct kprobe *p, struct pt_regs *regs)
+{
+	if (regs->di == TICK_DEP_BIT_CLOCK_UNSTABLE && !unstable_set)
+		unstable_set = ktime_get();
+	return 0;
+}
+
+/*
+ * Mark the TSC unstable, which clears sched_clock's stability (once a boot:
+ * a second call does nothing), and say when CLOCK_UNSTABLE was set.
+ */
+static int run_clock_unstable(void)
+{
+#ifdef CONFIG_X86
+	ktime_t end;
+	int ret;
+
+	probe.symbol_name = "tick_nohz_dep_set";
+	probe.pre_handler = at_dep_set_global;
+	ret = register_kprobe(&probe);
+	if (ret) {
+		pr_err("tick_test: cannot probe tick_nohz_dep_set: %d\n", ret);
+		return ret;
+	}
+	mark_tsc_unstable("tick_test");
+	msleep(ms);
+	end = ktime_get();
+	unregister_kprobe(&probe);
+	if (!unstable_set)
+		pr_info("tick_test: clock_unstable never set CLOCK_UNSTABLE (sched_clock was not stable)\n");
+	else
+		pr_info("tick_test: clock_unstable set CLOCK_UNSTABLE, then waited, from %lld to %lld ns\n",
+			ktime_to_ns(unstable_set), ktime_to_ns(end));
+	return 0;
+#else
+	pr_err("tick_test: clock_unstable needs x86's TSC\n");
+	return -EOPNOTSUPP;
+#endif
+}
+
 /* Halt until an interrupt; returns with interrupts enabled, as 6.1 expects. */
 static int enter_halt(struct cpuidle_device *dev, struct cpuidle_driver *drv, int index)
 {
@@ -495,6 +628,12 @@ static int __init tick_test_init(void)
 		ret = run_probe("tick_nohz_idle_stop_tick", at_softirq_check, true);
 	} else if (!strcmp(mode, "timer_softirq")) {
 		ret = run_probe("tick_nohz_irq_exit", at_softirq_check, false);
+	} else if (!strcmp(mode, "idle_loop")) {
+		ret = run_count("tick_nohz_idle_retain_tick", at_count, true);
+	} else if (!strcmp(mode, "timekeeping")) {
+		ret = run_count("tick_nohz_idle_stop_tick", at_count_softirq, false);
+	} else if (!strcmp(mode, "clock_unstable")) {
+		ret = run_clock_unstable();
 	} else if (!strcmp(mode, "cpuidle")) {
 		ret = run_cpuidle();
 	} else if (!strcmp(mode, "race")) {
