@@ -330,10 +330,14 @@ def sched_phase(s: Scenario, n: int, detail: str | None, secs: float, tol: float
     # a tick also fires while the reason is not yet or no longer SCHED; and
     # one interrupt can expire the tick up to 4 times with one decision when
     # the host stalls the vCPU (hrtimer_interrupt() retries): 13 such in 178
-    # ticks were seen in tickstat.test with the host busy
+    # ticks were seen in tickstat.test with the host busy.  Each retry that
+    # /proc/timer_list counted on the CPU meanwhile is one tick more without
+    # a decision (a cold make check on a slow host saw 44 ticks to 38).
     slack = max(5, 0.03 * r["events"])
-    s.within(f"CPU{n} ticks vs decisions", r["events"] - slack,
-             r["events"] + max(slack, 0.08 * r["events"]), s.cpu(n)["ticks"])
+    retries = s.retries[n] if n < len(s.retries) else 0
+    s.within(f"CPU{n} ticks vs decisions"
+             f"{f' ({retries} hrtimer retries)' if retries else ''}", r["events"] - slack,
+             r["events"] + max(slack, 0.08 * r["events"]) + retries, s.cpu(n)["ticks"])
     if s.patched and detail:
         s.expect(f"CPU{n} SCHED sub-reason", r["detail"] == detail, detail, r["detail"])
     stopped_at_end(s, n)
