@@ -308,18 +308,12 @@ static void nudge(struct work_struct *unused)
 static DECLARE_WORK(nudge_work, nudge);
 
 /*
- * Arm the probe and wait until its hits are made or the time is over.  An
- * idle CPU enters its idle loop again after an interrupt: with wake_idle,
- * run an empty work item on it every 20 ms.  Work, not an IPI: the CPU
- * leaves idle for the kworker, which restarts a dynticks-idle CPU's tick,
- * so the idle entry that follows finds the tick running (an IPI returns to
- * the idle loop with the tick still stopped, where a refusal keeps nothing
- * running).  The hits are armed once the probe is in: placing it interrupts
- * every CPU, and an idle CPU's entry after that finds its tick stopped too.
+ * Place the probe on symbol and arm the hits once it is in: placing it
+ * interrupts every CPU, and an idle CPU's entry after that finds its tick
+ * stopped too, so the hits wait 20 ms for those entries to pass.
  */
-static int run_probe(const char *symbol, kprobe_pre_handler_t handler, bool wake_idle)
+static int arm_probe(const char *symbol, kprobe_pre_handler_t handler)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(ms);
 	int ret;
 
 	probe.symbol_name = symbol;
@@ -331,14 +325,40 @@ static int run_probe(const char *symbol, kprobe_pre_handler_t handler, bool wake
 	}
 	msleep(20);
 	atomic_set(&hits_left, hits);
+	return 0;
+}
+
+/* Remove the probe; no nudge runs on the CPU after this returns. */
+static void disarm_probe(void)
+{
+	unregister_kprobe(&probe);
+	cancel_work_sync(&nudge_work);
+}
+
+/*
+ * Arm the probe and wait until its hits are made or the time is over.  An
+ * idle CPU enters its idle loop again after an interrupt: with wake_idle,
+ * run an empty work item on it every 20 ms.  Work, not an IPI: the CPU
+ * leaves idle for the kworker, which restarts a dynticks-idle CPU's tick,
+ * so the idle entry that follows finds the tick running (an IPI returns to
+ * the idle loop with the tick still stopped, where a refusal keeps nothing
+ * running).
+ */
+static int run_probe(const char *symbol, kprobe_pre_handler_t handler, bool wake_idle)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	int ret;
+
+	ret = arm_probe(symbol, handler);
+	if (ret)
+		return ret;
 	pr_info("tick_test: %s armed on CPU %d\n", mode, cpu);
 	while (atomic_read(&hits_left) && time_before(jiffies, end)) {
 		if (wake_idle)
 			schedule_work_on(cpu, &nudge_work);
 		msleep(20);
 	}
-	unregister_kprobe(&probe);
-	cancel_work_sync(&nudge_work);
+	disarm_probe();
 	pr_info("tick_test: %s made %d times\n", mode, atomic_read(&hits_made));
 	return 0;
 }
@@ -383,15 +403,9 @@ static int run_count(const char *symbol, kprobe_pre_handler_t handler, bool wake
 	unsigned long stop;
 	int ret;
 
-	probe.symbol_name = symbol;
-	probe.pre_handler = handler;
-	ret = register_kprobe(&probe);
-	if (ret) {
-		pr_err("tick_test: cannot probe %s: %d\n", symbol, ret);
+	ret = arm_probe(symbol, handler);
+	if (ret)
 		return ret;
-	}
-	msleep(20);
-	atomic_set(&hits_left, hits);
 	start = ktime_get();
 	WRITE_ONCE(counting, true);
 	stop = jiffies + msecs_to_jiffies(ms);
@@ -402,8 +416,7 @@ static int run_count(const char *symbol, kprobe_pre_handler_t handler, bool wake
 	}
 	WRITE_ONCE(counting, false);
 	end = ktime_get();
-	unregister_kprobe(&probe);
-	cancel_work_sync(&nudge_work);
+	disarm_probe();
 	pr_info("tick_test: %s counted %d calls of %s on CPU %d from %lld to %lld ns\n", mode,
 		atomic_read(&calls), symbol, cpu, ktime_to_ns(start), ktime_to_ns(end));
 	if (handler == at_count_softirq)
