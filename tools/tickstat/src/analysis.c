@@ -1407,7 +1407,7 @@ static void on_cause(struct ts_analysis *an, struct ts_cpu *c, const struct ts_e
 /*
  * Work queued to run on a CPU, seen on the CPU that queued it: the target
  * CPU's entry of that function counts it, with the task and CPU that
- * queued it last.
+ * queued it last (or the interrupt, which names the CPU only).
  */
 static void on_queue(struct ts_analysis *an, const struct ts_event *ev)
 {
@@ -1427,6 +1427,7 @@ static void on_queue(struct ts_analysis *an, const struct ts_event *ev)
 	k->queued++;
 	k->queuer_pid = ev->pid;
 	k->queuer_cpu = ev->cpu;
+	k->queuer_irq = ev->queue.in_irq;
 }
 
 /* ---- who armed a timer (docs/metrics.md, "Who armed a timer") ---- */

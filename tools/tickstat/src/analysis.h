@@ -203,6 +203,8 @@ struct ts_cause {
 	uint64_t queued;		/* work: queue_work calls aimed at this CPU */
 	int queuer_pid;			/* the last task that queued it, -1 none */
 	int queuer_cpu;			/* and the CPU it queued from */
+	int queuer_irq;			/* that one was in an interrupt: the pid is
+					 * the task it interrupted */
 	uint64_t armed;			/* timer, hrtimer: armings for this CPU */
 	struct ts_armer armers[TS_MAX_ARMERS];	/* who armed it, the first seen */
 	int nr_armers;

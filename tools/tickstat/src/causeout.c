@@ -84,7 +84,7 @@ static const char *armers(const struct ts_analysis *an, const struct ts_cause *k
 	return buf;
 }
 
-/* The queuer of a work item: "comm(pid)@cpu", or "" */
+/* The queuer of a work item: "comm(pid)@cpu", "interrupt@cpu", or "" */
 static const char *queuer(const struct ts_analysis *an, const struct ts_cause *k, char *buf,
 			  size_t len)
 {
@@ -93,6 +93,10 @@ static const char *queuer(const struct ts_analysis *an, const struct ts_cause *k
 
 	if (!k->queued || k->queuer_pid < 0) {
 		snprintf(buf, len, "%s", "");
+		return buf;
+	}
+	if (k->queuer_irq) {
+		snprintf(buf, len, "interrupt@%d", k->queuer_cpu);
 		return buf;
 	}
 	comm = ts_comm_get(an, k->queuer_pid);
@@ -213,6 +217,36 @@ void ts_table_causes(FILE *f, const struct ts_analysis *an, int top)
 }
 
 /* "armed", "armed_by" (most armings first) and "armed_by_other"; null when unknown */
+/*
+ * A work item's "queued" and "queued_by": the task that queued it last, or
+ * an interrupt (its pid is the task it hit: none is named).
+ */
+static void json_queuer(FILE *f, const struct ts_analysis *an, const struct ts_cause *k)
+{
+	const char *comm = ts_comm_get(an, k->queuer_pid);
+
+	if (!an->caps.queue) {
+		fputs(",\"queued\":null,\"queued_by\":null", f);
+		return;
+	}
+	fprintf(f, ",\"queued\":%" PRIu64 ",\"queued_by\":", k->queued);
+	if (!k->queued || k->queuer_pid < 0) {
+		fputs("null", f);
+		return;
+	}
+	if (k->queuer_irq) {
+		fprintf(f, "{\"context\":\"interrupt\",\"pid\":null,\"comm\":null,\"cpu\":%d}",
+			k->queuer_cpu);
+		return;
+	}
+	fprintf(f, "{\"context\":\"task\",\"pid\":%d,\"comm\":", k->queuer_pid);
+	if (comm)
+		ts_json_string(f, comm);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"cpu\":%d}", k->queuer_cpu);
+}
+
 static void json_armers(FILE *f, const struct ts_analysis *an, const struct ts_cause *k)
 {
 	static const char * const ctx[] = { "task", "itself", "cause", "interrupt" };
@@ -276,21 +310,8 @@ static void json_cause(FILE *f, const struct ts_analysis *an, const struct ts_ca
 		fprintf(f, ",\"time_ns\":%" PRIu64 ",\"timed\":%" PRIu64, k->time_ns, k->timed);
 	else
 		fputs(",\"time_ns\":null,\"timed\":null", f);
-	if (k->type == TS_CAUSE_WORK) {
-		if (!an->caps.queue)
-			fputs(",\"queued\":null,\"queued_by\":null", f);
-		else if (!k->queued || k->queuer_pid < 0)
-			fprintf(f, ",\"queued\":%" PRIu64 ",\"queued_by\":null", k->queued);
-		else {
-			fprintf(f, ",\"queued\":%" PRIu64 ",\"queued_by\":{\"pid\":%d,\"comm\":",
-				k->queued, k->queuer_pid);
-			if (ts_comm_get(an, k->queuer_pid))
-				ts_json_string(f, ts_comm_get(an, k->queuer_pid));
-			else
-				fputs("null", f);
-			fprintf(f, ",\"cpu\":%d}", k->queuer_cpu);
-		}
-	}
+	if (k->type == TS_CAUSE_WORK)
+		json_queuer(f, an, k);
 	if (k->type == TS_CAUSE_TIMER || k->type == TS_CAUSE_HRTIMER)
 		json_armers(f, an, k);
 	fputc('}', f);

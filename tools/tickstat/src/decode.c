@@ -476,15 +476,22 @@ static int decode_arm(struct ts_decoder *d, struct tep_record *rec, struct ts_ev
 	return 1;
 }
 
+/*
+ * decode_queue - workqueue_queue_work: work queued to run on a CPU.  In an
+ * interrupt, common_pid is the task it interrupted, not who queued it.
+ */
 static int decode_queue(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 {
-	unsigned long long fn, cpu;
+	unsigned long long fn, cpu, cflags = 0;
 
 	if (num(d, F_QUEUE_FUNCTION, rec, &fn) || num(d, F_QUEUE_CPU, rec, &cpu))
+		return -1;
+	if (d->field[F_COMMON_FLAGS] && num(d, F_COMMON_FLAGS, rec, &cflags))
 		return -1;
 	ev->kind = TS_EV_QUEUE;
 	ev->queue.function = fn;
 	ev->queue.target = (int)cpu;
+	ev->queue.in_irq = !!(cflags & IN_INTERRUPT_FLAGS);
 	return 0;
 }
 

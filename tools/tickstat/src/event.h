@@ -173,6 +173,7 @@ struct ts_event {
 		struct {
 			uint64_t function;	/* the work function */
 			int target;		/* the CPU it was queued to run on */
+			int in_irq;		/* queued in interrupt context (common_flags) */
 		} queue;
 		struct {
 			int type;		/* TS_CAUSE_TIMER or TS_CAUSE_HRTIMER */

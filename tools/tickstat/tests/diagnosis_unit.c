@@ -344,8 +344,12 @@ static void test_sched_co_runners(void)
 	ts_analysis_free(&an);
 }
 
-/* SCHED with a kworker: the work it ran when work causes are known, else how to learn it. */
-static void sched_kworker(int causes)
+/*
+ * SCHED with a kworker: the work it ran when work causes are known, else
+ * how to learn it; queued by kworker/0:1, or by an interrupt on CPU 0
+ * (in_irq: common_pid is then the task it interrupted).
+ */
+static void sched_kworker_queued(int causes, int in_irq)
 {
 	stream_start(0, 1, causes);
 	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
@@ -355,12 +359,17 @@ static void sched_kworker(int causes)
 	task[2] = 100;
 	refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
 	feed(&(struct ts_event){ .kind = TS_EV_QUEUE, .cpu = 0, .ts = 105 * MS, .pid = 12,
-				 .queue = { .function = 0xf00, .target = 2 } });
+				 .queue = { .function = 0xf00, .target = 2, .in_irq = in_irq } });
 	switch_to(2, 110 * MS, 48, "kworker/2:1");
 	if (causes)
 		cause_once(2, 111 * MS, TS_CAUSE_WORK, 0xf00);
 	switch_to(2, 115 * MS, 100, "app");
 	stop_ok(2, 200 * MS);
+}
+
+static void sched_kworker(int causes)
+{
+	sched_kworker_queued(causes, 0);
 }
 
 static void test_sched_kworker(void)
@@ -376,6 +385,14 @@ static void test_sched_kworker(void)
 	expect(diagnose(2, 1 * S), "SCHED", "reason-sched",
 	       "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): app(100) and kworker/2:1(48) "
 	       "shared the CPU; record with causes (work) to name the work");
+	ts_analysis_free(&an);
+
+	/* queued in an interrupt on CPU 0: kworker/0:1 was only interrupted */
+	sched_kworker_queued(1, 1);
+	expect(diagnose(2, 1 * S), "SCHED", "cause-work",
+	       "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): kworker/2:1(48) ran "
+	       "vmstat_update (once, queued by an interrupt on CPU 0); sysctl "
+	       "vm.stat_interval=10 or more");
 	ts_analysis_free(&an);
 }
 

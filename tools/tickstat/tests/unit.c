@@ -305,7 +305,18 @@ static void test_decode_causes(void)
 	CU_ASSERT_EQUAL(ev.kind, TS_EV_QUEUE);
 	CU_ASSERT_EQUAL(ev.queue.function, v);
 	CU_ASSERT_EQUAL(ev.queue.target, 1);
+	CU_ASSERT_EQUAL(ev.queue.in_irq, 0);
 	CU_ASSERT_EQUAL(ev.cpu, 0);
+	/* common_flags: queued in a hardirq, then a softirq, then an NMI */
+	for (int i = 0; i < 3; i++) {
+		queue[2] = (unsigned char[]){ 0x08, 0x10, 0x40 }[i];
+		CU_ASSERT_EQUAL_FATAL(ts_decode(&d, &rec, &ev), 1);
+		CU_ASSERT_EQUAL(ev.queue.in_irq, 1);
+	}
+	queue[2] = 0x01;	/* irqs off, in a task: not an interrupt */
+	CU_ASSERT_EQUAL_FATAL(ts_decode(&d, &rec, &ev), 1);
+	CU_ASSERT_EQUAL(ev.queue.in_irq, 0);
+	queue[2] = 0;
 
 	v = 0xffff888001234000ULL;
 	memcpy(work + 8, &v, 8);

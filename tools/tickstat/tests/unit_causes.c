@@ -384,6 +384,12 @@ static void arm(int cpu, uint64_t ts, int type, uint64_t fn, uint64_t inst, int 
 					  .target = target, .in_irq = irq } });
 }
 
+static void queue(int cpu, uint64_t ts, uint64_t fn, int target, int irq)
+{
+	feed(&(struct ts_event){ .kind = TS_EV_QUEUE, .cpu = cpu, .ts = ts, .pid = task[cpu],
+				 .queue = { .function = fn, .target = target, .in_irq = irq } });
+}
+
 static void cause(int cpu, uint64_t ts, int type, int exit, uint64_t key, uint64_t inst)
 {
 	feed(&(struct ts_event){ .kind = TS_EV_CAUSE, .cpu = cpu, .ts = ts, .pid = task[cpu],
@@ -629,8 +635,17 @@ static void test_outputs(void)
 	cause(1, 10 * MS + 200, TS_CAUSE_TIMER, 1, 0, 0xa0);
 	cause(1, 20 * MS, TS_CAUSE_VECTOR, 0, TS_VEC_RESCHEDULE, 0xfd);
 	cause(1, 20 * MS + 100, TS_CAUSE_VECTOR, 1, TS_VEC_RESCHEDULE, 0xfd);
+	/* work queued by ctl, and work queued in an interrupt that hit ctl */
+	queue(0, 30 * MS, 0xe1, 1, 0);
+	cause(1, 31 * MS, TS_CAUSE_WORK, 0, 0xe1, 0xb0);
+	cause(1, 31 * MS + 100, TS_CAUSE_WORK, 1, 0, 0xb0);
+	queue(0, 40 * MS, 0xe2, 1, 1);
+	cause(1, 41 * MS, TS_CAUSE_WORK, 0, 0xe2, 0xb1);
+	cause(1, 41 * MS + 100, TS_CAUSE_WORK, 1, 0, 0xb1);
 	ts_analysis_finish(&an, 1 * S);
 	ts_caller_set(&an, 0xf1, "ctl_timer_fn");
+	ts_caller_set(&an, 0xe1, "ctl_work_fn");
+	ts_caller_set(&an, 0xe2, "irq_work_fn");
 
 	j = capture_json(an.cpus[1]);
 	CU_ASSERT_PTR_NOT_NULL(strstr(j, "{\"name\":\"ctl_timer_fn\",\"address\":\"0xf1\",\"count\":1,"));
@@ -639,8 +654,14 @@ static void test_outputs(void)
 				      "\"cpu\":1,\"count\":1}],\"armed_by_other\":0"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(j, "{\"name\":\"reschedule\",\"row\":\"RES\",\"count\":1,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"unknown_kinds\":[\"thermal_apic\"]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"queued\":1,\"queued_by\":{\"context\":\"task\","
+				      "\"pid\":70,\"comm\":\"ctl\",\"cpu\":0}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"queued\":1,\"queued_by\":{\"context\":\"interrupt\","
+				      "\"pid\":null,\"comm\":null,\"cpu\":0}"));
 	free(j);
 	t = capture_table();
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, " ctl(70)@0\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, " interrupt@0\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t, "# unknown: vector kinds thermal_apic: "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t, " ctl_timer_fn "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t, "       2 ctl(70)@0 (1), itself (1)\n"));
