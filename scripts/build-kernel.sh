@@ -245,6 +245,9 @@ prepare_source() {
 config_key() {
 	local f
 	{
+		# the way configure works: a tree configured another way before
+		# is configured again
+		echo "configure: a scratch O= directory"
 		cat "${fragments[@]}" "$src/.tickstat/tarball"
 		if [ -d "$src/.tickstat/applied" ]; then
 			patched_files "$src/.tickstat/applied/"*.patch 2>/dev/null |
@@ -259,25 +262,29 @@ config_key() {
 # configure - tinyconfig + base + variant; .config is replaced only when it
 # changes.  Skipped when what it is made from has not changed since the last
 # time (about 25 s of CPU each: every kmod, kernel-deb and bisect step runs
-# this script).
+# this script).  The config is made in a scratch object directory with no
+# .config: tinyconfig merges tiny.config with O='s .config, not with
+# KCONFIG_CONFIG, so in the object directory a second configure started from
+# the first one's config (and got tiny.config's SLOB and UNWINDER_GUESS,
+# which a first configure does not), and it rewrote include/config there.
 configure() {
-	local tmp=$obj/.config.new key
+	local scratch=$build/kconfig/$tree-$variant key
+	local tmp=$scratch/config
 	key=$(config_key)
 	[ -f "$obj/.config" ] && [ "$key" = "$(cat "$obj/.tickstat-config-key" 2>/dev/null)" ] &&
 		return 0
 	rm -f "$obj/.tickstat-config-key"
-	mkdir -p "$obj"
-	run "$obj/config-tiny.log" make -C "$src" O="$obj" KCONFIG_CONFIG="$tmp" tinyconfig
+	rm -rf "$scratch"
+	mkdir -p "$obj" "$scratch"
+	run "$obj/config-tiny.log" make -C "$src" O="$scratch" KCONFIG_CONFIG="$tmp" tinyconfig
 	run "$obj/config-merge.log" env KCONFIG_CONFIG="$tmp" \
-		"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$tmp" "${fragments[@]}"
-	run "$obj/config-old.log" make -C "$src" O="$obj" KCONFIG_CONFIG="$tmp" olddefconfig
-	if cmp -s "$tmp" "$obj/.config"; then
-		rm -f "$tmp"
-	else
+		"$src/scripts/kconfig/merge_config.sh" -m -O "$scratch" "$tmp" "${fragments[@]}"
+	run "$obj/config-old.log" make -C "$src" O="$scratch" KCONFIG_CONFIG="$tmp" olddefconfig
+	if ! cmp -s "$tmp" "$obj/.config"; then
 		say "CONFIG $tree-$variant"
 		mv "$tmp" "$obj/.config"
 	fi
-	rm -f "$tmp.old"
+	rm -rf "$scratch"
 	check_fragment
 	echo "$key" >"$obj/.tickstat-config-key"
 }
