@@ -216,14 +216,13 @@ void ts_table_causes(FILE *f, const struct ts_analysis *an, int top)
 	}
 }
 
-/* "armed", "armed_by" (most armings first) and "armed_by_other"; null when unknown */
 /*
  * A work item's "queued" and "queued_by": the task that queued it last, or
  * an interrupt (its pid is the task it hit: none is named).
  */
 static void json_queuer(FILE *f, const struct ts_analysis *an, const struct ts_cause *k)
 {
-	const char *comm = ts_comm_get(an, k->queuer_pid);
+	const char *comm;
 
 	if (!an->caps.queue) {
 		fputs(",\"queued\":null,\"queued_by\":null", f);
@@ -240,6 +239,7 @@ static void json_queuer(FILE *f, const struct ts_analysis *an, const struct ts_c
 		return;
 	}
 	fprintf(f, "{\"context\":\"task\",\"pid\":%d,\"comm\":", k->queuer_pid);
+	comm = ts_comm_get(an, k->queuer_pid);
 	if (comm)
 		ts_json_string(f, comm);
 	else
@@ -247,6 +247,7 @@ static void json_queuer(FILE *f, const struct ts_analysis *an, const struct ts_c
 	fprintf(f, ",\"cpu\":%d}", k->queuer_cpu);
 }
 
+/* "armed", "armed_by" (most armings first) and "armed_by_other"; null when unknown */
 static void json_armers(FILE *f, const struct ts_analysis *an, const struct ts_cause *k)
 {
 	static const char * const ctx[] = { "task", "itself", "cause", "interrupt" };

@@ -537,10 +537,9 @@ static void sched_kworker(const struct ts_analysis *an, const struct ts_cpu *c, 
 	ts_cause_name(an, k, name, sizeof(name));
 	PUT(d->detail, "%s ran %s (%s", kw, ts_text_safe(safe, sizeof(safe), name),
 	    times(k->count, n, sizeof(n)));
-	if (k->queued && k->queuer_pid >= 0 && k->queuer_irq)
-		PUT(d->detail, ", queued by an interrupt on CPU %d", k->queuer_cpu);
-	else if (k->queued && k->queuer_pid >= 0)
+	if (k->queued && k->queuer_pid >= 0)
 		PUT(d->detail, ", queued by %s on CPU %d",
+		    k->queuer_irq ? "an interrupt" :
 		    task_name(an, k->queuer_pid, task, sizeof(task)), k->queuer_cpu);
 	PUT(d->detail, ")");
 	d->anchor = ts_diag_rule_of("work")->anchor;
