@@ -340,6 +340,12 @@ def sched_phase(s: Scenario, n: int, detail: str | None, secs: float, tol: float
              r["events"] + max(slack, 0.08 * r["events"]) + retries, s.cpu(n)["ticks"])
     if s.patched and detail:
         s.expect(f"CPU{n} SCHED sub-reason", r["detail"] == detail, detail, r["detail"])
+        # the sub-reason is the one that held the bit longest (from the
+        # sets, changes and clears, in whatever order the CPUs were read):
+        # it held it for the phase
+        split = r.get("detail_ns") or {}
+        s.within(f"CPU{n} SCHED set for {detail}, seconds", secs - tol, secs + tol,
+                 split.get(detail, 0) / 1e9)
     stopped_at_end(s, n)
 
 

@@ -1138,6 +1138,36 @@ static void on_switch(struct ts_analysis *an, struct ts_cpu *c,
 	clear_reasons(c);
 }
 
+/*
+ * A stretch of SCHED's sub-reason at the target CPU ends (a clear, or a
+ * change) or starts (a set, or a change): the ends' times add, the
+ * starts' subtract, so that each sub-reason's sum is its time once both
+ * ends are in, in whatever order they came.
+ */
+static void sched_stretch(struct ts_analysis *an, const struct ts_event *ev)
+{
+	struct ts_cpu *t = cpu_state(an, ev->dep.target);
+	int set = ev->kind == TS_EV_DEP_SET;
+	int ends = set ? (ev->dep.sched_change ? ev->dep.prev_sched : -1) : ev->dep.sched;
+	int starts = set ? ev->dep.sched : -1;
+
+	if (!t)
+		return;
+	if ((set && (starts < 0 || starts >= TS_NR_SCHED_SPLIT)) ||
+	    ((!set || ev->dep.sched_change) && (ends < 0 || ends >= TS_NR_SCHED_SPLIT))) {
+		t->sched_split_bad = 1;
+		return;
+	}
+	if (ends >= 0) {
+		t->sched_span[ends] += ev->ts;
+		t->sched_open[ends]--;
+	}
+	if (starts >= 0) {
+		t->sched_span[starts] -= ev->ts;
+		t->sched_open[starts]++;
+	}
+}
+
 static void on_dependency(struct ts_analysis *an, const struct ts_event *ev)
 {
 	int set = ev->kind == TS_EV_DEP_SET;
@@ -1149,6 +1179,8 @@ static void on_dependency(struct ts_analysis *an, const struct ts_event *ev)
 		cpu = -1;
 	else if (ev->dep.scope == TS_SCOPE_CPU)
 		cpu = ev->dep.target;
+	if (bit == 2 && ev->dep.scope == TS_SCOPE_CPU)
+		sched_stretch(an, ev);
 	if (set && bit == 2 && ev->dep.scope == TS_SCOPE_CPU) {
 		struct ts_cpu *t = cpu_state(an, ev->dep.target);
 
@@ -2046,6 +2078,61 @@ void ts_analysis_finish(struct ts_analysis *an, uint64_t end)
 	for (int i = 0; i < an->nr_cpus; i++)
 		if (an->cpus[i])
 			close_cpu(an, an->cpus[i], end);
+}
+
+/*
+ * ts_sched_split - the time SCHED was set at CPU c for each sub-reason
+ * (TICK_DEP_SCHED_*) in the window, after ts_analysis_finish().  A stretch
+ * open at the window's start began there, one open at its end ends there.
+ * Returns 0 when the source cannot tell (no tick_dep_sched: a change of
+ * sub-reason would pass unseen) or the stretches do not add up: at most
+ * one sub-reason holds the bit at a time, so more than one stretch open
+ * at an edge, a negative time, or more time than the window means events
+ * are missing.  Returns 1 with ns filled otherwise.
+ */
+int ts_sched_split(const struct ts_analysis *an, const struct ts_cpu *c,
+		   uint64_t ns[TS_NR_SCHED_SPLIT])
+{
+	uint64_t window = an->win_end - an->win_start;
+	__int128 total = 0;
+	int open_start = 0, open_end = 0;
+
+	if (!an->caps.sched_split || c->sched_split_bad || an->win_end < an->win_start)
+		return 0;
+	for (int k = 0; k < TS_NR_SCHED_SPLIT; k++) {
+		__int128 t = c->sched_span[k];
+
+		if (c->sched_open[k] > 0) {
+			t += (__int128)c->sched_open[k] * an->win_end;
+			open_end += c->sched_open[k];
+		} else if (c->sched_open[k] < 0) {
+			t += (__int128)c->sched_open[k] * an->win_start;
+			open_start -= c->sched_open[k];
+		}
+		if (t < 0 || t > window)
+			return 0;
+		ns[k] = (uint64_t)t;
+		total += t;
+	}
+	return open_start <= 1 && open_end <= 1 && total <= window;
+}
+
+/*
+ * ts_sched_detail - SCHED's sub-reason at CPU c for the reports: the one
+ * that held the bit longest in the window, or, where the source cannot
+ * time them, the last one set; -1 none.
+ */
+int ts_sched_detail(const struct ts_analysis *an, const struct ts_cpu *c)
+{
+	uint64_t ns[TS_NR_SCHED_SPLIT];
+	int best = -1;
+
+	if (!ts_sched_split(an, c, ns))
+		return c->sched_detail;
+	for (int k = 0; k < TS_NR_SCHED_SPLIT; k++)
+		if (ns[k] && (best < 0 || ns[k] > ns[best]))
+			best = k;
+	return best >= 0 ? best : c->sched_detail;
 }
 
 /*

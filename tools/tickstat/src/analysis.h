@@ -75,6 +75,7 @@ struct ts_caps {
 	int retain;
 	int restart;
 	int dep_events;
+	int sched_split;	/* tick_dep_sched too: SCHED's sub-reasons can be timed */
 	int sched_switch;
 	int tick_expiry;	/* hrtimer_expire_entry and the tick's function */
 	int check_scopes;	/* probes: the first scope holding a dependency */
@@ -106,6 +107,9 @@ struct ts_task_time {
  * A segment with no_span carries only ticks (at the window's edge).
  */
 #define TS_SEG_MAX_TICKS	1024
+
+/* SCHED sub-reasons timed apart: TICK_DEP_SCHED_* 0-6 of both series */
+#define TS_NR_SCHED_SPLIT	8
 
 /*
  * A cause on the timeline (docs/recording-format.md, "CSV timeline"): when
@@ -252,6 +256,17 @@ struct ts_cpu {
 	int stop_censored;		/* stopped since before the window */
 	int sched_detail;		/* last SCHED sub-reason for this CPU */
 	uint64_t sched_detail_ts;	/* when it was set */
+	/*
+	 * SCHED's sub-reasons by time (series v3).  Each tick_dep_set,
+	 * tick_dep_sched and tick_dep_clear of SCHED at this CPU starts a
+	 * stretch of one sub-reason, ends one, or both.  The ends' times minus
+	 * the starts' give each sub-reason's time whatever order the events
+	 * come in (another CPU's events come when its pages are read);
+	 * sched_open counts the stretches open at the window's edges.
+	 */
+	__int128 sched_span[TS_NR_SCHED_SPLIT];
+	int sched_open[TS_NR_SCHED_SPLIT];	/* starts minus ends */
+	int sched_split_bad;		/* a sub-reason past the table */
 	int last_failed;		/* the last tick event was a failed decision */
 	int check_pos;			/* probes: position of the last mask read, -1 none */
 	unsigned int check_mask;	/* and its value */
@@ -441,6 +456,9 @@ void ts_analysis_drop_held(struct ts_analysis *an);
 void ts_analysis_drop_doctor(struct ts_analysis *an);	/* docrec.c */
 int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_t count);
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end);
+int ts_sched_split(const struct ts_analysis *an, const struct ts_cpu *c,
+		   uint64_t ns[TS_NR_SCHED_SPLIT]);
+int ts_sched_detail(const struct ts_analysis *an, const struct ts_cpu *c);
 void ts_analysis_advance(struct ts_analysis *an, uint64_t ts);
 void ts_analysis_offline(struct ts_analysis *an, int cpu, uint64_t ts);
 void ts_analysis_bad_record(struct ts_analysis *an, int cpu, uint64_t ts);

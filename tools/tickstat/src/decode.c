@@ -275,6 +275,7 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 	f[F_CLR_CALLER] = field(clr, "caller");
 	f[F_DSCHED_TARGET] = field(dsched, "target");
 	f[F_DSCHED_SCHED] = field(dsched, "sched");
+	f[F_DSCHED_PREV] = field(dsched, "prev_sched");
 	f[F_DSCHED_CALLER] = field(dsched, "caller");
 	f[F_SW_PREV_COMM] = field(sw, "prev_comm");
 	f[F_SW_PREV_PID] = field(sw, "prev_pid");
@@ -297,8 +298,11 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 			   f[F_DEP_SCHED] && f[F_DEP_CALLER] && f[F_CLR_DEP] &&
 			   f[F_CLR_SCOPE] && f[F_CLR_TARGET] && f[F_CLR_SCHED] &&
 			   f[F_CLR_CALLER];
-	if (!f[F_DSCHED_TARGET] || !f[F_DSCHED_SCHED] || !f[F_DSCHED_CALLER])
+	if (!f[F_DSCHED_TARGET] || !f[F_DSCHED_SCHED] || !f[F_DSCHED_PREV] ||
+	    !f[F_DSCHED_CALLER])
 		d->id_dep_sched = -1;
+	/* v3 reports every change of SCHED's sub-reason: it can be timed */
+	caps->sched_split = caps->dep_events && d->id_dep_sched >= 0;
 	caps->sched_switch = f[F_SW_PREV_PID] && f[F_SW_NEXT_PID] &&
 			     f[F_SW_PREV_COMM] && f[F_SW_NEXT_COMM];
 	/* without the tick's function address, no expiry can be told apart */
@@ -573,16 +577,18 @@ static int decode_dep(struct ts_decoder *d, struct tep_record *rec,
 static int decode_dep_sched(struct ts_decoder *d, struct tep_record *rec,
 			    struct ts_event *ev)
 {
-	unsigned long long target, sched, caller;
+	unsigned long long target, sched, prev, caller;
 
 	if (num(d, F_DSCHED_TARGET, rec, &target) || num(d, F_DSCHED_SCHED, rec, &sched) ||
-	    num(d, F_DSCHED_CALLER, rec, &caller))
+	    num(d, F_DSCHED_PREV, rec, &prev) || num(d, F_DSCHED_CALLER, rec, &caller))
 		return -1;
 	ev->kind = TS_EV_DEP_SET;
 	ev->dep.dependency = 1u << 2;	/* TICK_DEP_MASK_SCHED */
 	ev->dep.scope = TS_SCOPE_CPU;
 	ev->dep.target = (int)target;
 	ev->dep.sched = (int)sched;
+	ev->dep.sched_change = 1;
+	ev->dep.prev_sched = (int)prev;
 	ev->dep.caller = caller;
 	return 0;
 }

@@ -638,9 +638,9 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		       struct ts_diagnosis *d)
 {
 	char a[SAFE_LEN + 16], b[SAFE_LEN + 16];
-	int pids[2], n;
+	int pids[2], n, detail = ts_sched_detail(an, c);
 
-	if (c->sched_detail == 1) {		/* DEADLINE */
+	if (detail == 1) {			/* DEADLINE */
 		PUT(d->detail, "a SCHED_DEADLINE task is queued: deadline tasks keep the tick by design");
 		d->remedy[0] = '\0';
 		PUT(d->remedy, "nothing, or run it on a CPU that is not isolated");
@@ -669,7 +669,7 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 			PUT(d->detail, "%s and %s shared the CPU", a, b);
 		else
 			PUT(d->detail, "%s, %s and %d more shared the CPU", a, b, n - 2);
-		if (c->sched_detail == 2)	/* RR */
+		if (detail == 2)		/* RR */
 			PUT(d->remedy, ", or make them SCHED_FIFO");
 		return;
 	}

@@ -147,7 +147,9 @@ struct ts_event {
 			unsigned int dependency;	/* a TICK_DEP_MASK_* bit */
 			int scope;
 			int target;
-			int sched;
+			int sched;		/* set: the new sub-reason; clear: the one it ended */
+			int sched_change;	/* the bit stayed set: prev_sched ended (tick_dep_sched) */
+			int prev_sched;
 			uint64_t caller;
 		} dep;
 		struct {

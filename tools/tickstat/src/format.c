@@ -131,6 +131,7 @@ static const char * const known_fields[] = {
 	"common_type", "common_flags", "common_preempt_count", "common_pid",
 	"success", "dependency", "global_deps", "cpu_deps", "task_deps", "process_deps",
 	"reason", "delta_ns", "stopped_ns", "idle", "idle_loop", "cause", "scope", "target", "sched",
+	"prev_sched",
 	"caller", "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm",
 	"next_pid", "next_prio", "hrtimer", "now", "function", "ip", "buf",
 	/* the causes' events (decode.c) */

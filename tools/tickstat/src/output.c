@@ -136,18 +136,19 @@ static void table_reasons(FILE *f, const struct ts_analysis *an, const struct ts
 	for (int i = 0; i < an->nr_cpus; i++) {
 		const struct ts_cpu *c = an->cpus[i];
 		uint64_t running;
-		int n;
+		int n, sched;
 
 		if (!c || !c->active)
 			continue;
 		running = ts_cpu_tick_ns(c, TS_TICK_RUNNING);
 		n = ts_reason_order(c, order);
+		sched = ts_sched_detail(an, c);
 		for (int k = 0; k < n && k < o->top; k++) {
 			const struct ts_reason *r = &c->reasons[order[k]];
 			const char *detail = "-";
 
-			if (r->class == TS_RC_DEP && r->value == 2 && c->sched_detail >= 0)
-				detail = ts_sched_name(c->sched_detail);
+			if (r->class == TS_RC_DEP && r->value == 2 && sched >= 0)
+				detail = ts_sched_name(sched);
 			fprintf(f, "  %3d %-16s %-8s %-9s %10s %8s %9" PRIu64 "\n", c->cpu,
 				ts_reason_name(r, name, sizeof(name)),
 				r->class == TS_RC_DEP ? ts_scope_name(r->scope) : "-", detail,
@@ -463,9 +464,34 @@ static void json_intervals(FILE *f, const struct ts_cpu *c)
 	fputs("]}", f);
 }
 
-static void json_reasons(FILE *f, const struct ts_cpu *c)
+/*
+ * SCHED's time per sub-reason: how long the bit was set for each in the
+ * window, or null where the source cannot time them (ts_sched_split).
+ */
+static void json_sched_split(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c)
+{
+	uint64_t ns[TS_NR_SCHED_SPLIT];
+	int first = 1;
+
+	fputs(",\"detail_ns\":", f);
+	if (!ts_sched_split(an, c, ns)) {
+		fputs("null", f);
+		return;
+	}
+	fputc('{', f);
+	for (int k = 0; k < TS_NR_SCHED_SPLIT; k++) {
+		if (!ns[k])
+			continue;
+		fprintf(f, "%s\"%s\":%" PRIu64, first ? "" : ",", ts_sched_name(k), ns[k]);
+		first = 0;
+	}
+	fputc('}', f);
+}
+
+static void json_reasons(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c)
 {
 	int order[TS_MAX_REASONS], n = ts_reason_order(c, order);
+	int detail = ts_sched_detail(an, c);
 	char name[48];
 
 	fputs("\"reasons\":[", f);
@@ -481,10 +507,12 @@ static void json_reasons(FILE *f, const struct ts_cpu *c)
 		else
 			fputs("null", f);
 		fputs(",\"detail\":", f);
-		if (r->class == TS_RC_DEP && r->value == 2 && c->sched_detail >= 0)
-			json_str(f, ts_sched_name(c->sched_detail));
+		if (r->class == TS_RC_DEP && r->value == 2 && detail >= 0)
+			json_str(f, ts_sched_name(detail));
 		else
 			fputs("null", f);
+		if (r->class == TS_RC_DEP && r->value == 2)
+			json_sched_split(f, an, c);
 		fprintf(f, ",\"value\":%d,\"time_ns\":%" PRIu64 ",\"events\":%" PRIu64 "}",
 			r->value, r->time_ns, r->events);
 	}
@@ -608,7 +636,7 @@ static void json_cpu(FILE *f, const struct ts_analysis *an, const struct ts_cpu 
 		fputs(",\"ticks\":null,\"ticks_while_stopped\":null,\"tick_rate_hz\":null,", f);
 	fprintf(f, "\"tick_stop_success\":%" PRIu64 ",\"tick_stop_fail\":%" PRIu64 ",",
 		c->stop_success, c->stop_fail);
-	json_reasons(f, c);
+	json_reasons(f, an, c);
 	fputc(',', f);
 	json_intervals(f, c);
 	if (an->caps.restart)

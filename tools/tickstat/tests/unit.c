@@ -243,10 +243,123 @@ static void test_decode_dep_sched(void)
 	CU_ASSERT_EQUAL(v3.dep.sched, 1);
 	CU_ASSERT_EQUAL(v3.dep.sched, v2.dep.sched);
 	CU_ASSERT_EQUAL(v3.dep.caller, caller);
+	/* v3 says which sub-reason ended, so the reasons can be timed */
+	CU_ASSERT_EQUAL(v3.dep.sched_change, 1);
+	CU_ASSERT_EQUAL(v3.dep.prev_sched, 3);
+	CU_ASSERT_EQUAL(v2.dep.sched_change, 0);
+	/* timing them takes the clears too, which this source lacks */
+	CU_ASSERT_EQUAL(caps.sched_split, 0);
 
 	rec.size = 20;		/* the caller lies past the record */
 	CU_ASSERT_EQUAL(ts_decode(&d, &rec, &v3), -1);
 	tep_free(tep);
+}
+
+/* a change of SCHED at cpu: set (prev -1: the bit was clear), changed, or cleared */
+static void sched_dep(int from, uint64_t ts, int cpu, int kind, int sched, int prev)
+{
+	feed(&(struct ts_event){ .kind = kind, .cpu = from, .ts = ts, .pid = 100,
+				 .dep = { .dependency = 1u << 2, .scope = TS_SCOPE_CPU,
+					  .target = cpu, .sched = sched,
+					  .sched_change = prev >= 0, .prev_sched = prev } });
+}
+
+/*
+ * SCHED's sub-reasons by time: the one that held the bit longest names it,
+ * whatever order the CPUs' events come in; stretches open at the window's
+ * edges end there; a source that cannot time them, or stretches that do
+ * not add up (an event missing), fall back to the last one set.
+ */
+static void test_sched_split(void)
+{
+	uint64_t ns[TS_NR_SCHED_SPLIT];
+
+	/* another CPU's set and clear come first, though they were last */
+	stream_start(0, 1, 0);
+	sched_dep(0, 950 * MS, 2, TS_EV_DEP_SET, 3, -1);		/* CFS, from CPU 0 */
+	sched_dep(0, 960 * MS, 2, TS_EV_DEP_CLEAR, 3, -1);
+	sched_dep(2, 100 * MS, 2, TS_EV_DEP_SET, 1, -1);		/* DEADLINE */
+	sched_dep(2, 900 * MS, 2, TS_EV_DEP_CLEAR, 1, -1);
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL_FATAL(ts_sched_split(&an, an.cpus[2], ns), 1);
+	CU_ASSERT_EQUAL(ns[1], 800 * MS);
+	CU_ASSERT_EQUAL(ns[3], 10 * MS);
+	CU_ASSERT_EQUAL(ns[0] + ns[2] + ns[4] + ns[5] + ns[6] + ns[7], 0);
+	CU_ASSERT_EQUAL(an.cpus[2]->sched_detail, 3);		/* the last set */
+	CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), 1);	/* the longest */
+	ts_analysis_free(&an);
+
+	/* a change while the bit stays set ends one stretch and starts another */
+	stream_start(0, 1, 0);
+	sched_dep(2, 100 * MS, 2, TS_EV_DEP_SET, 3, -1);		/* CFS */
+	sched_dep(2, 200 * MS, 2, TS_EV_DEP_SET, 2, 3);		/* CFS -> RR */
+	sched_dep(2, 700 * MS, 2, TS_EV_DEP_CLEAR, 2, -1);
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL_FATAL(ts_sched_split(&an, an.cpus[2], ns), 1);
+	CU_ASSERT_EQUAL(ns[3], 100 * MS);
+	CU_ASSERT_EQUAL(ns[2], 500 * MS);
+	CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), 2);
+	ts_analysis_free(&an);
+
+	/* open at the edges: set before the window, and still set at its end */
+	stream_start(0, 1, 0);
+	sched_dep(2, 800 * MS, 2, TS_EV_DEP_SET, 3, -1);
+	sched_dep(2, 300 * MS, 2, TS_EV_DEP_CLEAR, 1, -1);
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL_FATAL(ts_sched_split(&an, an.cpus[2], ns), 1);
+	CU_ASSERT_EQUAL(ns[1], 300 * MS);
+	CU_ASSERT_EQUAL(ns[3], 200 * MS);
+	CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), 1);
+	ts_analysis_free(&an);
+
+	/* a change unseen: CFS to the end and DEADLINE from the start overlap */
+	stream_start(0, 1, 0);
+	sched_dep(2, 100 * MS, 2, TS_EV_DEP_SET, 3, -1);
+	sched_dep(2, 500 * MS, 2, TS_EV_DEP_CLEAR, 1, -1);
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL(ts_sched_split(&an, an.cpus[2], ns), 0);
+	CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), 3);	/* the last set */
+	ts_analysis_free(&an);
+
+	/* two sets unmatched: two stretches open at the end */
+	stream_start(0, 1, 0);
+	sched_dep(2, 100 * MS, 2, TS_EV_DEP_SET, 3, -1);
+	sched_dep(2, 900 * MS, 2, TS_EV_DEP_SET, 1, -1);
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL(ts_sched_split(&an, an.cpus[2], ns), 0);
+	CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), 1);
+	ts_analysis_free(&an);
+
+	/* a sub-reason past the table: not timed */
+	stream_start(0, 1, 0);
+	sched_dep(2, 100 * MS, 2, TS_EV_DEP_SET, TS_NR_SCHED_SPLIT, -1);
+	sched_dep(2, 200 * MS, 2, TS_EV_DEP_CLEAR, TS_NR_SCHED_SPLIT, -1);
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL(ts_sched_split(&an, an.cpus[2], ns), 0);
+	ts_analysis_free(&an);
+
+	/* a source without tick_dep_sched (series v2): a change is a set */
+	stream_start(0, 1, 0);
+	an.caps.sched_split = 0;
+	sched_dep(2, 100 * MS, 2, TS_EV_DEP_SET, 1, -1);
+	sched_dep(2, 900 * MS, 2, TS_EV_DEP_CLEAR, 1, -1);
+	sched_dep(2, 950 * MS, 2, TS_EV_DEP_SET, 3, -1);
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL(ts_sched_split(&an, an.cpus[2], ns), 0);
+	CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), 3);
+	ts_analysis_free(&an);
+
+	/* a time range: the stretches are cut at its edges */
+	stream_start(0, 1, 0);
+	ts_analysis_set_range(&an, 200 * MS, 600 * MS);
+	sched_dep(2, 100 * MS, 2, TS_EV_DEP_SET, 1, -1);		/* before: not counted */
+	sched_dep(2, 300 * MS, 2, TS_EV_DEP_SET, 3, 1);		/* DEADLINE -> CFS */
+	sched_dep(2, 700 * MS, 2, TS_EV_DEP_CLEAR, 3, -1);		/* after */
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL_FATAL(ts_sched_split(&an, an.cpus[2], ns), 1);
+	CU_ASSERT_EQUAL(ns[1], 100 * MS);
+	CU_ASSERT_EQUAL(ns[3], 300 * MS);
+	ts_analysis_free(&an);
 }
 
 /*
@@ -2839,6 +2952,7 @@ int main(int argc, char **argv)
 		{ "causes: decoded from their events' formats", test_decode_causes },
 		{ "decode: v3's tick_dep_sched is v2's reason-change tick_dep_set",
 		  test_decode_dep_sched },
+		{ "state: SCHED's sub-reasons by time, in any order", test_sched_split },
 		{ "marks: cause types recorded, co-runner quotas", test_mark_causes_quotas },
 		{ "pidmap: O(1) quota lookups, bounded, a full map counted", test_pidmap },
 		{ "decode: one table lookup routes a record, wide ids none", test_decode_routes },

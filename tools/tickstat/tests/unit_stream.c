@@ -29,6 +29,7 @@ void stream_start(uint64_t at, int patched, int causes)
 	an.caps.retain = patched;
 	an.caps.restart = patched;
 	an.caps.dep_events = patched;
+	an.caps.sched_split = patched;
 	an.caps.sched_switch = 1;
 	an.caps.tick_expiry = 1;
 	if (causes) {
