@@ -898,6 +898,36 @@ def check_causes(s: Scenario) -> None:
              f"{irq} ttyS0", dev and dev["name"])
 
 
+def check_work_irq(s: Scenario) -> None:
+    """The test module's hrtimer on CPU 0 queued its work item for CPU 1
+    from its hard interrupt handler (docs/scenarios/work-irq.md): tickstat
+    counts the runs and the queuings the module counted, and names an
+    interrupt on CPU 0 as the queuer, not the task it interrupted."""
+    m = s.module_report(r"tick_test: queue_irq queued (\d+) times from an interrupt on CPU 0 "
+                        r"\((\d+) times still pending\), its work ran (\d+) times on CPU 1 "
+                        r"and (\d+) elsewhere")
+    s.expect("the test module said what it queued", m is not None, "a count",
+             (s.dir / "dmesg.txt").read_text()[-300:])
+    if not m:
+        return
+    queued, _, ran, elsewhere = (int(g) for g in m.groups())
+    # 20 periods of 10 ms; a starved vCPU runs fewer, never none
+    s.within("the module queued its work from the interrupt", 5, 21, queued)
+    s.expect("its work ran on CPU 1 only, once per queuing", ran == queued and elsewhere == 0,
+             f"{queued} on CPU 1, 0 elsewhere", (ran, elsewhere))
+    work = cause(s, 1, "work", lambda k: k["name"] == "queued_from_irq")
+    s.expect(f"CPU1 work queued_from_irq ran {ran} times (the module's count)",
+             work is not None and work["count"] == ran, ran, work)
+    if not work:
+        return
+    s.expect(f"CPU1 queued_from_irq queued {queued} times", work["queued"] == queued, queued,
+             work["queued"])
+    by = work.get("queued_by") or {}
+    s.expect("CPU1 queued_from_irq queued by an interrupt on CPU 0, no task named",
+             by.get("context") == "interrupt" and by.get("cpu") == 0 and by.get("pid") is None
+             and by.get("comm") is None, "interrupt on CPU 0", by)
+
+
 def check_sleep_armer(s: Scenario, wake: dict, sleeps: int) -> None:
     """The sleeps' hrtimers were armed on CPU 2 by the sleeping loop: a
     usleep forked by the shell there (the task's name when it armed: sh
@@ -1132,6 +1162,7 @@ SCENARIOS = {
                          shows=("retain:TIMEKEEPING", "retain:IDLE_REFUSED")),
     "load": Entry(check_load, BOTH),
     "causes": Entry(check_causes, BOTH),
+    "work-irq": Entry(check_work_irq, BOTH),
     "cpu-quota": Entry(check_cpu_quota, ("stock",)),
     "nohz-idle": Entry(check_nohz_idle, BOTH, "nohz=on", shows=("retain:RCU",)),
     "nohz-off": Entry(check_nohz_off, PATCHED, "nohz=off", shows=("retain:NOHZ_INACTIVE",)),

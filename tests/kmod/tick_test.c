@@ -72,6 +72,15 @@
  *                  reads the mask, the watchpoint clears the bit again, as
  *                  another CPU could between two instructions.
  *
+ * One mode queues work for CPU N from an interrupt on another CPU:
+ *   queue_irq      for ms milliseconds, an hrtimer on CPU 0 queues a work
+ *                  item for CPU N every 10 ms from its hard interrupt
+ *                  handler, as a driver's interrupt does.  The kernel's
+ *                  workqueue_queue_work event then names the task the
+ *                  interrupt hit, not a queuer.  It says how often it
+ *                  queued the item and how often the item ran, on CPU N and
+ *                  elsewhere.
+ *
  * One mode gives the idle loop a cpuidle driver, which the guest lacks:
  *   cpuidle        register a driver with two idle states on every CPU for
  *                  the run, so that the idle loop asks its governor (menu)
@@ -83,6 +92,7 @@
  * insmod returns when the run is over; rmmod afterwards.
  */
 #include <linux/completion.h>
+#include <linux/hrtimer.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/cpuidle.h>
 #include <linux/delay.h>
@@ -104,7 +114,7 @@
 
 static char *mode = "rcu";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "rcu, rcu_exp, timer, irq_work, need_resched, softirq, timer_softirq, idle_loop, timekeeping, clock_unstable, depstorm, race or cpuidle");
+MODULE_PARM_DESC(mode, "rcu, rcu_exp, timer, irq_work, need_resched, softirq, timer_softirq, idle_loop, timekeeping, clock_unstable, depstorm, race, queue_irq or cpuidle");
 static int cpu = 1;
 module_param(cpu, int, 0444);
 MODULE_PARM_DESC(cpu, "the CPU to act on");
@@ -599,6 +609,60 @@ static int run_race(void)
 	return 0;
 }
 
+/* queue_irq: what the hrtimer queued, and where its work item ran */
+static struct hrtimer queue_timer;
+static ktime_t queue_end;
+static atomic_t irq_queued, irq_still_pending, work_ran, work_elsewhere;
+
+static void queued_from_irq(struct work_struct *unused)
+{
+	atomic_inc(smp_processor_id() == cpu ? &work_ran : &work_elsewhere);
+}
+
+static DECLARE_WORK(irq_queued_work, queued_from_irq);
+
+static enum hrtimer_restart queue_from_irq(struct hrtimer *t)
+{
+	/* a work item still pending is not queued again: no event either */
+	if (queue_work_on(cpu, system_wq, &irq_queued_work))
+		atomic_inc(&irq_queued);
+	else
+		atomic_inc(&irq_still_pending);
+	if (ktime_after(hrtimer_cb_get_time(t), queue_end))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ms_to_ktime(10));
+	return HRTIMER_RESTART;
+}
+
+/* Runs on CPU 0 (an IPI, or insmod's own CPU): pins the timer there. */
+static void start_queue_timer(void *unused)
+{
+	hrtimer_start(&queue_timer, ms_to_ktime(10), HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static int run_queue_irq(void)
+{
+	int ret;
+
+	if (cpu == 0) {
+		pr_err("tick_test: queue_irq: cpu=0 is where the interrupt comes from\n");
+		return -EINVAL;
+	}
+	hrtimer_init(&queue_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	queue_timer.function = queue_from_irq;
+	queue_end = ktime_add_ms(ktime_get(), ms);
+	ret = smp_call_function_single(0, start_queue_timer, NULL, 1);
+	if (ret)
+		return ret;
+	msleep(ms + 30);
+	hrtimer_cancel(&queue_timer);
+	flush_work(&irq_queued_work);
+	pr_info("tick_test: queue_irq queued %d times from an interrupt on CPU 0 (%d times still pending), its work ran %d times on CPU %d and %d elsewhere\n",
+		atomic_read(&irq_queued), atomic_read(&irq_still_pending),
+		atomic_read(&work_ran), cpu, atomic_read(&work_elsewhere));
+	return 0;
+}
+
 static int __init tick_test_init(void)
 {
 	int ret = 0;
@@ -651,6 +715,8 @@ static int __init tick_test_init(void)
 		ret = run_cpuidle();
 	} else if (!strcmp(mode, "race")) {
 		ret = run_race();
+	} else if (!strcmp(mode, "queue_irq")) {
+		ret = run_queue_irq();
 	} else if (!strcmp(mode, "depstorm")) {
 		cpu = 0;
 		ret = run_on_cpu(storm);
