@@ -1,0 +1,42 @@
+# scale-guest.sh - guest side of tests/bench/scale: one boot, one size.
+# The host puts SECS, RATE, THREADS and MASK (CPUs 1 to the last, as
+# tracing_cpumask writes it) before it.
+#
+# Three recorders one after the other, each while the same workload runs:
+# churn wakes every CPU but 0 RATE times a second, among THREADS idle
+# threads.  Each recorder records the same events on the same CPUs into a
+# file, for SECS seconds, from CPU 0, under rusage (its CPU time and peak
+# memory, and when it was started: the snapshot's latency is the time
+# from there to the window's start).
+set -u
+last=$(($(grep -c ^processor /proc/cpuinfo) - 1))
+cpus=1-$last
+t=/sys/kernel/tracing
+# what tickstat record --no-causes records, for trace-cmd
+ev="-e timer:tick_stop -e timer:hrtimer_expire_entry -e sched:sched_switch"
+for e in tick_retain tick_restart tick_dep_set tick_dep_clear tick_dep_sched; do
+	[ -d $t/events/timer/$e ] && ev="$ev -e timer:$e"
+done
+echo "$last" > "$OUT/monitored-cpus"
+grep -c . /proc/kallsyms > /dev/null
+
+# measure NAME COMMAND...: COMMAND under rusage on CPU 0, beside the workload
+measure() {
+	name=$1
+	shift
+	taskset -c 0 churn -c "$cpus" -r "$RATE" -d $((SECS + 3)) -t "$THREADS" \
+		> "$OUT/$name.churn" &
+	sleep 1
+	echo "tasks: $(ls /proc | grep -c '^[0-9]') processes, $(cat /proc/loadavg)" \
+		> "$OUT/$name.tasks"
+	taskset -c 0 rusage "$@" > "$OUT/$name.out" 2> "$OUT/$name.err"
+	wait
+}
+
+measure record tickstat record -q --no-causes --no-doctor -C "$cpus" -d "$SECS" \
+	-o "$OUT/record.dat" --json="$OUT/record.json"
+measure monitor tickstat monitor -q --no-causes -C "$cpus" -d "$SECS" -i 1s \
+	--textfile "$OUT/monitor.prom" -o "$OUT/monitor.dat"
+# trace-cmd record's default buffer is tickstat record's (-b 4096)
+measure trace-cmd sh -c "trace-cmd record -q -b 4096 -M $MASK $ev -o '$OUT/trace-cmd.dat' \\
+	sleep $SECS"
