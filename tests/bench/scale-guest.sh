@@ -37,6 +37,10 @@ measure record tickstat record -q --no-causes --no-doctor -C "$cpus" -d "$SECS" 
 	-o "$OUT/record.dat" --json="$OUT/record.json"
 measure monitor tickstat monitor -q --no-causes -C "$cpus" -d "$SECS" -i 1s \
 	--textfile "$OUT/monitor.prom" -o "$OUT/monitor.dat"
-# trace-cmd record's default buffer is tickstat record's (-b 4096)
-measure trace-cmd sh -c "trace-cmd record -q -b 4096 -M $MASK $ev -o '$OUT/trace-cmd.dat' \\
+# trace-cmd gets tickstat record's default buffer for this many CPUs:
+# 64 MiB in all, 1 to 4 MiB a CPU
+kb=$((65536 / (last + 1)))
+[ "$kb" -gt 4096 ] && kb=4096
+[ "$kb" -lt 1024 ] && kb=1024
+measure trace-cmd sh -c "trace-cmd record -q -b $kb -M $MASK $ev -o '$OUT/trace-cmd.dat' \\
 	sleep $SECS"
