@@ -1138,11 +1138,30 @@ static void on_switch(struct ts_analysis *an, struct ts_cpu *c,
 	clear_reasons(c);
 }
 
+/* One edge of a stretch of a SCHED sub-reason: its start, or its end. */
+static void stretch_edge(struct ts_sched_stretches *s, uint64_t ts, int start)
+{
+	if (start) {
+		s->span -= ts;
+		s->open++;
+	} else {
+		s->span += ts;
+		s->open--;
+	}
+	if (!s->seen || ts < s->first) {
+		s->first = ts;
+		s->first_ends = !start;
+	}
+	if (!s->seen || ts >= s->last) {
+		s->last = ts;
+		s->last_starts = start;
+	}
+	s->seen = 1;
+}
+
 /*
  * A stretch of SCHED's sub-reason at the target CPU ends (a clear, or a
- * change) or starts (a set, or a change): the ends' times add, the
- * starts' subtract, so that each sub-reason's sum is its time once both
- * ends are in, in whatever order they came.
+ * change) or starts (a set, or a change): struct ts_sched_stretches.
  */
 static void sched_stretch(struct ts_analysis *an, const struct ts_event *ev)
 {
@@ -1158,14 +1177,10 @@ static void sched_stretch(struct ts_analysis *an, const struct ts_event *ev)
 		t->sched_split_bad = 1;
 		return;
 	}
-	if (ends >= 0) {
-		t->sched_span[ends] += ev->ts;
-		t->sched_open[ends]--;
-	}
-	if (starts >= 0) {
-		t->sched_span[starts] -= ev->ts;
-		t->sched_open[starts]++;
-	}
+	if (ends >= 0)
+		stretch_edge(&t->sched_stretches[ends], ev->ts, 0);
+	if (starts >= 0)
+		stretch_edge(&t->sched_stretches[starts], ev->ts, 1);
 }
 
 static void on_dependency(struct ts_analysis *an, const struct ts_event *ev)
@@ -2080,41 +2095,59 @@ void ts_analysis_finish(struct ts_analysis *an, uint64_t end)
 			close_cpu(an, an->cpus[i], end);
 }
 
+/* Were events lost anywhere?  A stretch's edges can come from any CPU. */
+static int lost_anywhere(const struct ts_analysis *an)
+{
+	if (an->overrun || an->bad_records || an->bad_pages)
+		return 1;
+	for (int i = 0; i < an->nr_cpus; i++)
+		if (an->cpus[i] && (an->cpus[i]->lost_events || an->cpus[i]->lost_unknown))
+			return 1;
+	return 0;
+}
+
 /*
  * ts_sched_split - the time SCHED was set at CPU c for each sub-reason
- * (TICK_DEP_SCHED_*) in the window, after ts_analysis_finish().  A stretch
- * open at the window's start began there, one open at its end ends there.
- * Returns 0 when the source cannot tell (no tick_dep_sched: a change of
- * sub-reason would pass unseen) or the stretches do not add up: at most
- * one sub-reason holds the bit at a time, so more than one stretch open
- * at an edge, a negative time, or more time than the window means events
- * are missing.  Returns 1 with ns filled otherwise.
+ * (TICK_DEP_SCHED_*) in the window, after ts_analysis_finish().  A
+ * stretch held from before the window starts at its start, one still held
+ * ends at its end.  Returns 1 with ns filled, or 0 when that cannot be
+ * told: the source has no tick_dep_sched (a change of sub-reason would
+ * pass unseen), events were lost, no event of SCHED at c came in the
+ * window (held throughout, or never), a sub-reason is past the table, or
+ * the stretches do not add up (events missing): at most one sub-reason
+ * holds the bit at a time, so more than one stretch held at an edge, a
+ * count of edges that does not match, a negative time, or more time than
+ * the window is refused.
  */
 int ts_sched_split(const struct ts_analysis *an, const struct ts_cpu *c,
 		   uint64_t ns[TS_NR_SCHED_SPLIT])
 {
 	uint64_t window = an->win_end - an->win_start;
+	int held_start = 0, held_end = 0, seen = 0;
 	__int128 total = 0;
-	int open_start = 0, open_end = 0;
 
-	if (!an->caps.sched_split || c->sched_split_bad || an->win_end < an->win_start)
+	if (!an->caps.sched_split || c->sched_split_bad || an->win_end < an->win_start ||
+	    lost_anywhere(an))
 		return 0;
 	for (int k = 0; k < TS_NR_SCHED_SPLIT; k++) {
-		__int128 t = c->sched_span[k];
+		const struct ts_sched_stretches *s = &c->sched_stretches[k];
+		__int128 t = s->span;
 
-		if (c->sched_open[k] > 0) {
-			t += (__int128)c->sched_open[k] * an->win_end;
-			open_end += c->sched_open[k];
-		} else if (c->sched_open[k] < 0) {
-			t += (__int128)c->sched_open[k] * an->win_start;
-			open_start -= c->sched_open[k];
-		}
+		ns[k] = 0;
+		if (!s->seen)
+			continue;
+		seen = 1;
+		if (s->open != s->last_starts - s->first_ends)
+			return 0;
+		t += (__int128)s->last_starts * an->win_end - (__int128)s->first_ends * an->win_start;
+		held_start += s->first_ends;
+		held_end += s->last_starts;
 		if (t < 0 || t > window)
 			return 0;
 		ns[k] = (uint64_t)t;
 		total += t;
 	}
-	return open_start <= 1 && open_end <= 1 && total <= window;
+	return seen && held_start <= 1 && held_end <= 1 && total <= window;
 }
 
 /*

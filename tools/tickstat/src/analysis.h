@@ -112,6 +112,25 @@ struct ts_task_time {
 #define TS_NR_SCHED_SPLIT	8
 
 /*
+ * One SCHED sub-reason's stretches at a CPU (series v3).  Each
+ * tick_dep_set, tick_dep_sched and tick_dep_clear of SCHED at the CPU
+ * starts a stretch of one sub-reason, ends one, or both.  The ends' times
+ * minus the starts' give the sub-reason's time whatever order the events
+ * come in (another CPU's events come when its pages are read), once the
+ * stretches open at the window's edges are known: the earliest event an
+ * end means one was held from before the window, the latest a start, one
+ * still held at its end (the earliest and latest do not depend on the
+ * order either).
+ */
+struct ts_sched_stretches {
+	__int128 span;			/* ends' timestamps minus starts' */
+	int open;			/* starts minus ends */
+	int seen;
+	uint64_t first, last;		/* the earliest and the latest event */
+	int first_ends, last_starts;	/* the earliest was an end, the latest a start */
+};
+
+/*
  * A cause on the timeline (docs/recording-format.md, "CSV timeline"): when
  * it began and ended (0: its exit was not seen), its type, its entry in
  * the CPU's causes[] (-1: its type's "other") and the task it interrupted.
@@ -256,16 +275,7 @@ struct ts_cpu {
 	int stop_censored;		/* stopped since before the window */
 	int sched_detail;		/* last SCHED sub-reason for this CPU */
 	uint64_t sched_detail_ts;	/* when it was set */
-	/*
-	 * SCHED's sub-reasons by time (series v3).  Each tick_dep_set,
-	 * tick_dep_sched and tick_dep_clear of SCHED at this CPU starts a
-	 * stretch of one sub-reason, ends one, or both.  The ends' times minus
-	 * the starts' give each sub-reason's time whatever order the events
-	 * come in (another CPU's events come when its pages are read);
-	 * sched_open counts the stretches open at the window's edges.
-	 */
-	__int128 sched_span[TS_NR_SCHED_SPLIT];
-	int sched_open[TS_NR_SCHED_SPLIT];	/* starts minus ends */
+	struct ts_sched_stretches sched_stretches[TS_NR_SCHED_SPLIT];
 	int sched_split_bad;		/* a sub-reason past the table */
 	int last_failed;		/* the last tick event was a failed decision */
 	int check_pos;			/* probes: position of the last mask read, -1 none */

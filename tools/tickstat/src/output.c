@@ -513,6 +513,8 @@ static void json_reasons(FILE *f, const struct ts_analysis *an, const struct ts_
 			fputs("null", f);
 		if (r->class == TS_RC_DEP && r->value == 2)
 			json_sched_split(f, an, c);
+		else
+			fputs(",\"detail_ns\":null", f);
 		fprintf(f, ",\"value\":%d,\"time_ns\":%" PRIu64 ",\"events\":%" PRIu64 "}",
 			r->value, r->time_ns, r->events);
 	}

@@ -312,6 +312,36 @@ static void test_sched_split(void)
 	CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), 1);
 	ts_analysis_free(&an);
 
+	/* one sub-reason held at both edges: CFS, DEADLINE for 600 ms, CFS again */
+	stream_start(0, 1, 0);
+	sched_dep(2, 800 * MS, 2, TS_EV_DEP_SET, 3, 1);		/* DEADLINE -> CFS */
+	sched_dep(2, 200 * MS, 2, TS_EV_DEP_SET, 1, 3);		/* CFS -> DEADLINE */
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL_FATAL(ts_sched_split(&an, an.cpus[2], ns), 1);
+	CU_ASSERT_EQUAL(ns[1], 600 * MS);
+	CU_ASSERT_EQUAL(ns[3], 400 * MS);
+	CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), 1);
+	ts_analysis_free(&an);
+
+	/* no event of SCHED at the CPU (another CPU's only): held all along or never */
+	stream_start(0, 1, 0);
+	switch_to(2, 10 * MS, 100, "spin");
+	sched_dep(0, 100 * MS, 1, TS_EV_DEP_SET, 3, -1);
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL(ts_sched_split(&an, an.cpus[1], ns), 1);
+	CU_ASSERT_EQUAL(ts_sched_split(&an, an.cpus[2], ns), 0);
+	ts_analysis_free(&an);
+
+	/* events lost on any CPU: a lost pair of edges would leave it adding up */
+	stream_start(0, 1, 0);
+	sched_dep(2, 100 * MS, 2, TS_EV_DEP_SET, 3, -1);
+	sched_dep(2, 200 * MS, 2, TS_EV_DEP_CLEAR, 3, -1);
+	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 0, .ts = 300 * MS,
+				 .lost = { .count = 3 } });
+	ts_analysis_finish(&an, 1 * S);
+	CU_ASSERT_EQUAL(ts_sched_split(&an, an.cpus[2], ns), 0);
+	ts_analysis_free(&an);
+
 	/* a change unseen: CFS to the end and DEADLINE from the start overlap */
 	stream_start(0, 1, 0);
 	sched_dep(2, 100 * MS, 2, TS_EV_DEP_SET, 3, -1);
