@@ -14,6 +14,7 @@
  * are the same code on the same bytes.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -281,7 +282,9 @@ static int read_idle_times(long long *idle)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "cpu%d %lld %lld %lld %lld %lld", &cpu, &user, &nice, &sys, &idl,
+		/* "cpuN ...", not the sum of them all on "cpu  ..." */
+		if (!strncmp(line, "cpu", 3) && isdigit((unsigned char)line[3]) &&
+		    sscanf(line, "cpu%d %lld %lld %lld %lld %lld", &cpu, &user, &nice, &sys, &idl,
 			   &iow) == 6 && cpu >= 0 && cpu < TS_MAX_CPUS)
 			idle[cpu] = idl + iow;
 	}
@@ -292,7 +295,8 @@ static int read_idle_times(long long *idle)
 /*
  * How long the idle times are watched: long enough that a CPU idle all
  * along gains at least one USER_HZ unit (10 ms at the usual 100), whatever
- * the phase of its counter.
+ * the phase of its counter, and that a kernel without dynticks (which
+ * counts idle time tick by tick) ticks at least twice, from HZ=100 up.
  */
 #define IDLE_WATCH_NS	21000000ULL
 
@@ -303,10 +307,13 @@ static int read_idle_times(long long *idle)
  * IDLE_WATCH_NS ran a task all along; one whose idle time grew was idle,
  * unless it changed state meanwhile, and then its events before the
  * "ready" mark say so and the analysis leaves the snapshot's idle part
- * unused.  The kernel counts an idle CPU's time up to now, with or without
- * its tick (get_cpu_idle_time_us()), so two reads of one file tell every
- * CPU: the cost grows with the CPUs, not with the tasks, where reading
- * every thread's state took 290 ms among 2000 threads in the 8-vCPU guest.
+ * unused.  With dynticks active (idle or full), the kernel counts an idle
+ * CPU's time up to the read, with or without its tick
+ * (get_cpu_idle_time_us()); without (HZ_PERIODIC, nohz=off), each tick on
+ * an idle CPU adds to it.  So two reads of one file tell every CPU: the
+ * cost grows with the CPUs, not with the tasks, where reading every
+ * thread's state took 290 ms among 2000 threads in the 8-vCPU guest.  A
+ * CPU whose idle task spends the whole watch in softirqs reads as busy.
  */
 static void snapshot(struct text *meta, const struct ts_cpuset *online)
 {

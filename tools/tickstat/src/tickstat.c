@@ -814,18 +814,23 @@ static int read_input(struct cmd_opts *o, struct ts_analysis *an)
 
 /*
  * The default ring buffer of a recording, per CPU: 4 MiB, 64 MiB in all
- * from 17 online CPUs up, never under the monitor's 1 MiB.  The kernel
- * allocates it on every online CPU, and that is most of a recording's
- * start and system time on a big machine: at 64 vCPUs, 4 MiB a CPU took
- * 1.5 s of system time against 0.6 s with 1 MiB (tests/bench/scale),
- * while the events of nohz_full CPUs fit 1 MiB with room to spare.
+ * from 17 online CPUs up, never under the monitor's default of 1 MiB.  The
+ * kernel allocates it on every online CPU, and that was most of a
+ * recording's start and system time on a big machine: at 64 vCPUs, 4 MiB
+ * a CPU took 1.5 s of system time against 0.6 s with 1 MiB
+ * (tests/bench/scale, without causes, 20 wakeups a second a CPU).  Lost
+ * events are counted and reported whatever the size; -b sets it.
  */
 static int default_buffer_kb(void)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	long kb = cpus > 0 ? 64 * 1024 / cpus : 4096;
 
-	return kb > 4096 ? 4096 : kb < 1024 ? 1024 : (int)kb;
+	if (kb > 4096)
+		kb = 4096;
+	if (kb < 1024)
+		kb = 1024;
+	return (int)kb;
 }
 
 /*
