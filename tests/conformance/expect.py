@@ -926,6 +926,15 @@ def check_work_irq(s: Scenario) -> None:
     s.expect("CPU1 queued_from_irq queued by an interrupt on CPU 0, no task named",
              by.get("context") == "interrupt" and by.get("cpu") == 0 and by.get("pid") is None
              and by.get("comm") is None, "interrupt on CPU 0", by)
+    # the raw events (trace-cmd's decoding of the recording) name as their
+    # task whatever the interrupt hit on CPU 0, mostly the spinner there:
+    # tickstat must not pass that on as the queuer
+    spinner = int((s.dir / "spinner-pid").read_text().split()[0])
+    raw = [int(m.group(1)) for m in RAW_QUEUE.finditer((s.dir / "queue-raw.txt").read_text())]
+    s.expect(f"trace-cmd decodes {queued} queuings of queued_from_irq on CPU 0", len(raw) == queued,
+             queued, len(raw))
+    s.expect(f"the interrupt hit the spinner (pid {spinner}) on CPU 0 at least once",
+             spinner in raw, f"{spinner} among them", sorted(set(raw)))
 
 
 def check_sleep_armer(s: Scenario, wake: dict, sleeps: int) -> None:
@@ -966,6 +975,10 @@ def check_module_timer(s: Scenario) -> None:
     s.expect(f"CPU2 rearm re-armed {n - 1} times by itself", by.get(("itself", None, 2)) == n - 1,
              n - 1, k.get("armed_by"))
 
+
+# trace-cmd report's line of a queuing of the work-irq module's work item:
+# "COMM-PID [CPU] TIME: workqueue_queue_work: ... function=queued_from_irq"
+RAW_QUEUE = re.compile(r"-(\d+)\s+\[0*0\]\s.*workqueue_queue_work:.*function=queued_from_irq")
 
 RAW_START = re.compile(r"\[(\d+)\].*?\s(\d+\.\d+): (timer_start|hrtimer_start): .*?"
                        r"function=(\S+)(?:.* cpu=(\d+))?")

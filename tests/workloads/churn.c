@@ -105,7 +105,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	pthread_attr_init(&small);
-	pthread_attr_setstacksize(&small, 16384);
+	if (pthread_attr_setstacksize(&small, 16384)) {
+		fprintf(stderr, "churn: cannot make 16 KiB stacks\n");
+		return 1;
+	}
 	for (int i = 0; i < idle_threads; i++) {
 		if (pthread_create(&idle, &small, block, NULL)) {
 			fprintf(stderr, "churn: cannot start idle thread %d\n", i + 1);

@@ -3,13 +3,19 @@
 # every 10 ms for 200 ms from its hard interrupt handler, as a driver's
 # interrupt does, and counts the queuings and the runs (dmesg).  The
 # kernel's workqueue_queue_work event names, as its task, whatever the
-# interrupt hit on CPU 0.
+# interrupt hit on CPU 0: a task spins there meanwhile (its pid in
+# spinner-pid), so that the interrupt hits a task, not only CPU 0's idle
+# task.
 # Healthy: tickstat counts CPU 1's queued_from_irq runs and queuings as the
 # module did, and names an interrupt on CPU 0 as the queuer, not a task.
 scenario_work_irq() {
 	dmesg -c > /dev/null
-	record 2 -- taskset -c 0 insmod /job/tick_test.ko mode=queue_irq cpu=1 ms=200
+	record 2 -- sh -c "spin -c 0 -d 0.5 & echo \$! > $DIR/spinner-pid
+		taskset -c 0 insmod /job/tick_test.ko mode=queue_irq cpu=1 ms=200; wait"
 	dmesg > "$DIR/dmesg.txt"
+	# the raw queuings, as trace-cmd decodes them: the task each names
+	trace-cmd report -F workqueue:workqueue_queue_work "$DIR/rec.dat" > "$DIR/queue-raw.txt" \
+		2> /dev/null
 	# unloaded only now: the recorder names the work function from kallsyms at its end
 	rmmod tick_test
 }
