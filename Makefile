@@ -175,14 +175,15 @@ kernels-doc: deps kernel-patched image
 	$(Q)scripts/kernel-matrix.py -o docs/kernels.md
 
 # Benchmarks (not part of check): observer effect, report throughput, the
-# recorders against trace-cmd at 8, 32 and 64 vCPUs (scale), the series' cost against the stock kernel of the same config (the bench
+# recorders against trace-cmd at 8, 32 and 64 vCPUs (scale), the series'
+# cost against the stock kernel of the same config (the bench
 # variant: nohz_full, -O2, which bench builds itself), and what tickstat's
 # probes cost on Debian's 6.12; docs/performance.md is regenerated
 bench: deps kernel image debian-kernels $(INSNCOUNT)
 	$(Q)scripts/build-kernel.sh stock bench
 	$(Q)scripts/build-kernel.sh patched bench
 	$(Q)tests/bench/run
-	$(Q)tests/bench/scale --doc docs/performance.md
+	$(Q)tests/bench/scale --rate 20 --doc docs/performance.md
 	$(Q)tests/bench/cost --doc docs/performance.md
 	$(Q)tests/bench/probes --doc docs/performance.md
 
