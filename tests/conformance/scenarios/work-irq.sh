@@ -14,8 +14,8 @@ scenario_work_irq() {
 		taskset -c 0 insmod /job/tick_test.ko mode=queue_irq cpu=1 ms=200; wait"
 	dmesg > "$DIR/dmesg.txt"
 	# the raw queuings, as trace-cmd decodes them: the task each names
-	trace-cmd report -F workqueue:workqueue_queue_work "$DIR/rec.dat" > "$DIR/queue-raw.txt" \
-		2> /dev/null
+	trace-cmd report "$DIR/rec.dat" 2> "$DIR/queue-raw.err" | grep workqueue_queue_work \
+		> "$DIR/queue-raw.txt"
 	# unloaded only now: the recorder names the work function from kallsyms at its end
 	rmmod tick_test
 }
