@@ -818,8 +818,10 @@ static int read_input(struct cmd_opts *o, struct ts_analysis *an)
  * kernel allocates it on every online CPU, and that was most of a
  * recording's start and system time on a big machine: at 64 vCPUs, 4 MiB
  * a CPU took 1.5 s of system time against 0.6 s with 1 MiB
- * (tests/bench/scale, without causes, 20 wakeups a second a CPU).  Lost
- * events are counted and reported whatever the size; -b sets it.
+ * (tests/bench/scale, without causes, 20 wakeups a second a CPU).  With
+ * the causes and 200 wakeups a second a CPU, 1 MiB lost none of 256000
+ * events in 5 s there.  Lost events are counted and reported whatever the
+ * size; -b sets it.
  */
 static int default_buffer_kb(void)
 {
