@@ -5,12 +5,13 @@
 # kernel's workqueue_queue_work event names, as its task, whatever the
 # interrupt hit on CPU 0: a task spins there meanwhile (its pid in
 # spinner-pid), so that the interrupt hits a task, not only CPU 0's idle
-# task.
+# task; for 1.2 s, so that it still spins when the module, loaded beside
+# it, starts its timer on a slow host.
 # Healthy: tickstat counts CPU 1's queued_from_irq runs and queuings as the
 # module did, and names an interrupt on CPU 0 as the queuer, not a task.
 scenario_work_irq() {
 	dmesg -c > /dev/null
-	record 2 -- sh -c "spin -c 0 -d 0.5 & echo \$! > $DIR/spinner-pid
+	record 2 -- sh -c "spin -c 0 -d 1.2 & echo \$! > $DIR/spinner-pid
 		taskset -c 0 insmod /job/tick_test.ko mode=queue_irq cpu=1 ms=200; wait"
 	dmesg > "$DIR/dmesg.txt"
 	# the raw queuings, as trace-cmd decodes them: the task each names
