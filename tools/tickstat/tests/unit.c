@@ -264,64 +264,83 @@ static void sched_dep(int from, uint64_t ts, int cpu, int kind, int sched, int p
 					  .sched_change = prev >= 0, .prev_sched = prev } });
 }
 
+/* one case of test_sched_split: SCHED events at CPU 2 in a window of 1 s */
+struct split_case {
+	const char *what;
+	struct { int from; uint64_t ts; int kind, sched, prev; } ev[4];
+	int nr;
+	int timed;			/* ts_sched_split()'s answer */
+	uint64_t deadline, rr, cfs;	/* and its times, when timed */
+	int detail;			/* ts_sched_detail() */
+};
+
+static const struct split_case split_cases[] = {
+	{ "another CPU's set and clear come first, though they were last",
+	  { { 0, 950 * MS, TS_EV_DEP_SET, 3, -1 }, { 0, 960 * MS, TS_EV_DEP_CLEAR, 3, -1 },
+	    { 2, 100 * MS, TS_EV_DEP_SET, 1, -1 }, { 2, 900 * MS, TS_EV_DEP_CLEAR, 1, -1 } }, 4,
+	  1, 800 * MS, 0, 10 * MS, 1 },
+	{ "a change while the bit stays set ends one stretch and starts another",
+	  { { 2, 100 * MS, TS_EV_DEP_SET, 3, -1 }, { 2, 200 * MS, TS_EV_DEP_SET, 2, 3 },
+	    { 2, 700 * MS, TS_EV_DEP_CLEAR, 2, -1 } }, 3,
+	  1, 0, 500 * MS, 100 * MS, 2 },
+	{ "set before the window, and another still set at its end",
+	  { { 2, 800 * MS, TS_EV_DEP_SET, 3, -1 }, { 2, 300 * MS, TS_EV_DEP_CLEAR, 1, -1 } }, 2,
+	  1, 300 * MS, 0, 200 * MS, 1 },
+	{ "one sub-reason held at both edges: CFS, DEADLINE for 600 ms, CFS again",
+	  { { 2, 800 * MS, TS_EV_DEP_SET, 3, 1 }, { 2, 200 * MS, TS_EV_DEP_SET, 1, 3 } }, 2,
+	  1, 600 * MS, 0, 400 * MS, 1 },
+	{ "a change unseen: CFS to the end and DEADLINE from the start overlap",
+	  { { 2, 100 * MS, TS_EV_DEP_SET, 3, -1 }, { 2, 500 * MS, TS_EV_DEP_CLEAR, 1, -1 } }, 2,
+	  0, 0, 0, 0, 3 },
+	{ "two sets unmatched: two stretches held at the end",
+	  { { 2, 100 * MS, TS_EV_DEP_SET, 3, -1 }, { 2, 900 * MS, TS_EV_DEP_SET, 1, -1 } }, 2,
+	  0, 0, 0, 0, 1 },
+	{ "a sub-reason past the table",
+	  { { 2, 100 * MS, TS_EV_DEP_SET, TS_NR_SCHED_SPLIT, -1 },
+	    { 2, 200 * MS, TS_EV_DEP_CLEAR, TS_NR_SCHED_SPLIT, -1 } }, 2,
+	  0, 0, 0, 0, TS_NR_SCHED_SPLIT },
+};
+
 /*
  * SCHED's sub-reasons by time: the one that held the bit longest names it,
- * whatever order the CPUs' events come in; stretches open at the window's
- * edges end there; a source that cannot time them, or stretches that do
- * not add up (an event missing), fall back to the last one set.
+ * whatever order the CPUs' events come in; stretches held at the window's
+ * edges end there; a source that cannot time them, lost events, or
+ * stretches that do not add up (an event missing) fall back to the last
+ * one set.
  */
 static void test_sched_split(void)
 {
 	uint64_t ns[TS_NR_SCHED_SPLIT];
 
-	/* another CPU's set and clear come first, though they were last */
-	stream_start(0, 1, 0);
-	sched_dep(0, 950 * MS, 2, TS_EV_DEP_SET, 3, -1);		/* CFS, from CPU 0 */
-	sched_dep(0, 960 * MS, 2, TS_EV_DEP_CLEAR, 3, -1);
-	sched_dep(2, 100 * MS, 2, TS_EV_DEP_SET, 1, -1);		/* DEADLINE */
-	sched_dep(2, 900 * MS, 2, TS_EV_DEP_CLEAR, 1, -1);
-	ts_analysis_finish(&an, 1 * S);
-	CU_ASSERT_EQUAL_FATAL(ts_sched_split(&an, an.cpus[2], ns), 1);
-	CU_ASSERT_EQUAL(ns[1], 800 * MS);
-	CU_ASSERT_EQUAL(ns[3], 10 * MS);
-	CU_ASSERT_EQUAL(ns[0] + ns[2] + ns[4] + ns[5] + ns[6] + ns[7], 0);
-	CU_ASSERT_EQUAL(an.cpus[2]->sched_detail, 3);		/* the last set */
-	CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), 1);	/* the longest */
-	ts_analysis_free(&an);
+	for (size_t i = 0; i < sizeof(split_cases) / sizeof(split_cases[0]); i++) {
+		const struct split_case *k = &split_cases[i];
+		int timed;
 
-	/* a change while the bit stays set ends one stretch and starts another */
-	stream_start(0, 1, 0);
-	sched_dep(2, 100 * MS, 2, TS_EV_DEP_SET, 3, -1);		/* CFS */
-	sched_dep(2, 200 * MS, 2, TS_EV_DEP_SET, 2, 3);		/* CFS -> RR */
-	sched_dep(2, 700 * MS, 2, TS_EV_DEP_CLEAR, 2, -1);
-	ts_analysis_finish(&an, 1 * S);
-	CU_ASSERT_EQUAL_FATAL(ts_sched_split(&an, an.cpus[2], ns), 1);
-	CU_ASSERT_EQUAL(ns[3], 100 * MS);
-	CU_ASSERT_EQUAL(ns[2], 500 * MS);
-	CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), 2);
-	ts_analysis_free(&an);
-
-	/* open at the edges: set before the window, and still set at its end */
-	stream_start(0, 1, 0);
-	sched_dep(2, 800 * MS, 2, TS_EV_DEP_SET, 3, -1);
-	sched_dep(2, 300 * MS, 2, TS_EV_DEP_CLEAR, 1, -1);
-	ts_analysis_finish(&an, 1 * S);
-	CU_ASSERT_EQUAL_FATAL(ts_sched_split(&an, an.cpus[2], ns), 1);
-	CU_ASSERT_EQUAL(ns[1], 300 * MS);
-	CU_ASSERT_EQUAL(ns[3], 200 * MS);
-	CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), 1);
-	ts_analysis_free(&an);
-
-	/* one sub-reason held at both edges: CFS, DEADLINE for 600 ms, CFS again */
-	stream_start(0, 1, 0);
-	sched_dep(2, 800 * MS, 2, TS_EV_DEP_SET, 3, 1);		/* DEADLINE -> CFS */
-	sched_dep(2, 200 * MS, 2, TS_EV_DEP_SET, 1, 3);		/* CFS -> DEADLINE */
-	ts_analysis_finish(&an, 1 * S);
-	CU_ASSERT_EQUAL_FATAL(ts_sched_split(&an, an.cpus[2], ns), 1);
-	CU_ASSERT_EQUAL(ns[1], 600 * MS);
-	CU_ASSERT_EQUAL(ns[3], 400 * MS);
-	CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), 1);
-	ts_analysis_free(&an);
+		stream_start(0, 1, 0);
+		for (int e = 0; e < k->nr; e++)
+			sched_dep(k->ev[e].from, k->ev[e].ts, 2, k->ev[e].kind, k->ev[e].sched,
+				  k->ev[e].prev);
+		ts_analysis_finish(&an, 1 * S);
+		timed = ts_sched_split(&an, an.cpus[2], ns);
+		if (timed != k->timed ||
+		    (timed && (ns[1] != k->deadline || ns[2] != k->rr || ns[3] != k->cfs ||
+			       ns[0] + ns[4] + ns[5] + ns[6] + ns[7])) ||
+		    ts_sched_detail(&an, an.cpus[2]) != k->detail)
+			fprintf(stderr, "sched split: %s: timed %d, %llu/%llu/%llu ns, detail %d\n",
+				k->what, timed, (unsigned long long)ns[1], (unsigned long long)ns[2],
+				(unsigned long long)ns[3], ts_sched_detail(&an, an.cpus[2]));
+		CU_ASSERT_EQUAL(timed, k->timed);
+		if (timed && k->timed) {
+			CU_ASSERT_EQUAL(ns[1], k->deadline);
+			CU_ASSERT_EQUAL(ns[2], k->rr);
+			CU_ASSERT_EQUAL(ns[3], k->cfs);
+			CU_ASSERT_EQUAL(ns[0] + ns[4] + ns[5] + ns[6] + ns[7], 0);
+		}
+		CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), k->detail);
+		if (i == 0)
+			CU_ASSERT_EQUAL(an.cpus[2]->sched_detail, 3);	/* the last set */
+		ts_analysis_free(&an);
+	}
 
 	/* no event of SCHED at the CPU (another CPU's only): held all along or never */
 	stream_start(0, 1, 0);
@@ -338,32 +357,6 @@ static void test_sched_split(void)
 	sched_dep(2, 200 * MS, 2, TS_EV_DEP_CLEAR, 3, -1);
 	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 0, .ts = 300 * MS,
 				 .lost = { .count = 3 } });
-	ts_analysis_finish(&an, 1 * S);
-	CU_ASSERT_EQUAL(ts_sched_split(&an, an.cpus[2], ns), 0);
-	ts_analysis_free(&an);
-
-	/* a change unseen: CFS to the end and DEADLINE from the start overlap */
-	stream_start(0, 1, 0);
-	sched_dep(2, 100 * MS, 2, TS_EV_DEP_SET, 3, -1);
-	sched_dep(2, 500 * MS, 2, TS_EV_DEP_CLEAR, 1, -1);
-	ts_analysis_finish(&an, 1 * S);
-	CU_ASSERT_EQUAL(ts_sched_split(&an, an.cpus[2], ns), 0);
-	CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), 3);	/* the last set */
-	ts_analysis_free(&an);
-
-	/* two sets unmatched: two stretches open at the end */
-	stream_start(0, 1, 0);
-	sched_dep(2, 100 * MS, 2, TS_EV_DEP_SET, 3, -1);
-	sched_dep(2, 900 * MS, 2, TS_EV_DEP_SET, 1, -1);
-	ts_analysis_finish(&an, 1 * S);
-	CU_ASSERT_EQUAL(ts_sched_split(&an, an.cpus[2], ns), 0);
-	CU_ASSERT_EQUAL(ts_sched_detail(&an, an.cpus[2]), 1);
-	ts_analysis_free(&an);
-
-	/* a sub-reason past the table: not timed */
-	stream_start(0, 1, 0);
-	sched_dep(2, 100 * MS, 2, TS_EV_DEP_SET, TS_NR_SCHED_SPLIT, -1);
-	sched_dep(2, 200 * MS, 2, TS_EV_DEP_CLEAR, TS_NR_SCHED_SPLIT, -1);
 	ts_analysis_finish(&an, 1 * S);
 	CU_ASSERT_EQUAL(ts_sched_split(&an, an.cpus[2], ns), 0);
 	ts_analysis_free(&an);
