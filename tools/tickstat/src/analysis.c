@@ -1160,8 +1160,10 @@ static void stretch_edge(struct ts_sched_stretches *s, uint64_t ts, int start)
 }
 
 /*
- * A stretch of SCHED's sub-reason at the target CPU ends (a clear, or a
- * change) or starts (a set, or a change): struct ts_sched_stretches.
+ * SCHED at CPU scope changed at the target CPU: a stretch of one sub-reason
+ * ends (a clear, or a change) or starts (a set, or a change), struct
+ * ts_sched_stretches; and a set is the CPU's last sub-reason if it is the
+ * last in time, whatever order the CPUs are read in.
  */
 static void sched_stretch(struct ts_analysis *an, const struct ts_event *ev)
 {
@@ -1172,6 +1174,10 @@ static void sched_stretch(struct ts_analysis *an, const struct ts_event *ev)
 
 	if (!t)
 		return;
+	if (set && ev->ts >= t->sched_detail_ts) {
+		t->sched_detail = ev->dep.sched;
+		t->sched_detail_ts = ev->ts;
+	}
 	if ((set && (starts < 0 || starts >= TS_NR_SCHED_SPLIT)) ||
 	    ((!set || ev->dep.sched_change) && (ends < 0 || ends >= TS_NR_SCHED_SPLIT))) {
 		t->sched_split_bad = 1;
@@ -1196,15 +1202,6 @@ static void on_dependency(struct ts_analysis *an, const struct ts_event *ev)
 		cpu = ev->dep.target;
 	if (bit == 2 && ev->dep.scope == TS_SCOPE_CPU)
 		sched_stretch(an, ev);
-	if (set && bit == 2 && ev->dep.scope == TS_SCOPE_CPU) {
-		struct ts_cpu *t = cpu_state(an, ev->dep.target);
-
-		/* the last in time, whatever order the CPUs are read in */
-		if (t && ev->ts >= t->sched_detail_ts) {
-			t->sched_detail = ev->dep.sched;
-			t->sched_detail_ts = ev->ts;
-		}
-	}
 	for (int i = 0; i < an->nr_culprits; i++) {
 		k = &an->culprits[i];
 		if (k->cpu == cpu && k->bit == bit && k->scope == ev->dep.scope &&
