@@ -90,7 +90,7 @@ kmod-debian-%: debian-kernels
 	$(Q)$(TIMED) "build kmod debian-$*" scripts/build-kmod.sh debian-$*
 
 workloads: $(WORKLOADS)
-$(BUILD)/tests/workloads/%: tests/workloads/%.c tests/workloads/workload.h
+$(BUILD)/tests/workloads/%: tests/workloads/%.c tests/workloads/workload.h | deps
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"
 	$(Q)gcc -O2 -Wall -Wextra -Werror -static -o $@ $<
@@ -101,14 +101,17 @@ $(INSNCOUNT): tests/bench/insncount.c tests/bench/qemu-plugin-api.h
 	@echo "  CC $@"
 	$(Q)gcc -O2 -Wall -Wextra -Wno-unused-parameter -Werror -shared -fPIC -fvisibility=hidden -o $@ $<
 
+# deps before any build that needs a package: under make -j2 on a fresh
+# machine, tickstat was compiled while apt-get was still installing its
+# libraries (order-only: installing a package rebuilds nothing)
 tickstat: $(TICKSTAT)
-$(TICKSTAT): $(TICKSTAT_SRC)
+$(TICKSTAT): $(TICKSTAT_SRC) | deps
 	@echo "  CC $@"
 	$(Q)$(TIMED) "build tickstat" $(MAKE) -s -C tools/tickstat O=$(CURDIR)/$(BUILD)/tools/tickstat
 
 image: $(INITRAMFS)
 $(INITRAMFS): guest-image/manifest guest-image/init guest-image/initramfs.py $(WORKLOADS) \
-		tests/workloads/loc-delta $(TICKSTAT)
+		tests/workloads/loc-delta $(TICKSTAT) | deps
 	@echo "  INITRAMFS $@"
 	$(Q)$(TIMED) "build initramfs" guest-image/initramfs.py guest-image/manifest $@
 
