@@ -2,7 +2,7 @@
 # The host puts SECS, RATE, THREADS and MASK (CPUs 1 to the last, as
 # tracing_cpumask writes it) before it.
 #
-# Three recorders one after the other, each while the same workload runs:
+# A baseline, then three recorders one after the other, each while the same workload runs:
 # churn wakes every CPU but 0 RATE times a second, among THREADS idle
 # threads.  Each recorder records the same events on the same CPUs into a
 # file, for SECS seconds, from CPU 0, under rusage (its CPU time and peak
@@ -29,7 +29,9 @@ measure() {
 	sleep 1
 	echo "tasks: $(ls /proc | grep -c '^[0-9]') processes, $(cat /proc/loadavg)" \
 		> "$OUT/$name.tasks"
+	cat /proc/interrupts > "$OUT/$name.irq-before"
 	taskset -c 0 rusage "$@" > "$OUT/$name.out" 2> "$OUT/$name.err"
+	cat /proc/interrupts > "$OUT/$name.irq-after"
 	wait
 }
 
@@ -43,6 +45,10 @@ tickstat monitor -q --no-causes -C "$cpus" -d 1 -i 1s --textfile /tmp/warm.prom 
 trace-cmd record -q -M "$MASK" $ev -o /tmp/warm.dat sleep 1 > /dev/null 2>&1
 rm -f /tmp/warm.*
 
+# the same workload with no recorder: what CPU 0 runs anyway (its
+# instructions, under tests/bench/insncount.c, are subtracted from the
+# recorders')
+measure none sleep "$SECS"
 measure record tickstat record -q --no-causes --no-doctor -C "$cpus" -d "$SECS" \
 	-o "$OUT/record.dat" --json="$OUT/record.json"
 measure monitor tickstat monitor -q --no-causes -C "$cpus" -d "$SECS" -i 1s \

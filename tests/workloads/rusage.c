@@ -9,6 +9,12 @@
  * trace clock tickstat uses) just before the command starts; U and Y
  * include the children it waited for (trace-cmd's per-CPU readers), M is
  * the largest resident set among them.  The exit status is the command's.
+ *
+ * Around the command, rusage executes the markers of tests/bench/insncount.c
+ * (tag 0x71c50061 before the fork, 0x71c50062 after the wait): with that
+ * QEMU plugin loaded, the guest instructions its vCPU ran meanwhile, which
+ * under TCG measure the work where CPU time does not (tests/bench/scale).
+ * Without the plugin they are NOPs.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -24,6 +30,12 @@ static uint64_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
+/* "nopl TAG(%rax)": a NOP to the CPU, a mark to tests/bench/insncount.c */
+static inline void insncount_mark(unsigned int tag)
+{
+	asm volatile(".byte 0x0f, 0x1f, 0x80\n\t.long %c0" : : "i" (tag) : "memory");
 }
 
 static uint64_t tv_ns(struct timeval tv)
@@ -43,6 +55,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	start = mono_ns();
+	insncount_mark(0x71c50061);
 	pid = fork();
 	if (pid < 0) {
 		perror("rusage: fork");
@@ -57,6 +70,7 @@ int main(int argc, char **argv)
 		perror("rusage: wait4");
 		return 2;
 	}
+	insncount_mark(0x71c50062);
 	fprintf(stderr, "rusage: start_ns=%llu wall_ns=%llu user_ns=%llu sys_ns=%llu maxrss_kb=%ld status=%d\n",
 		(unsigned long long)start, (unsigned long long)(mono_ns() - start),
 		(unsigned long long)tv_ns(ru.ru_utime), (unsigned long long)tv_ns(ru.ru_stime),
