@@ -233,7 +233,7 @@ static void build_routes(struct ts_decoder *d)
  */
 int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps *caps)
 {
-	struct tep_event *stop, *retain, *restart, *set, *clr, *dsched, *sw, *hrt, *print;
+	struct tep_event *stop, *retain, *restart, *set, *clr, *dsched, *sw, *hrt, *print, *any;
 	struct tep_format_field **f = d->field;
 	uint64_t tick_fn = d->tick_fn;
 
@@ -250,6 +250,8 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 	sw = find_event(tep, "sched", "sched_switch", &d->id_switch);
 	hrt = find_event(tep, "timer", "hrtimer_expire_entry", &d->id_hrtimer);
 	print = find_event(tep, "ftrace", "print", &d->id_print);
+	any = stop ? stop : sw ? sw : hrt ? hrt : print;
+	d->common_type = any ? tep_find_common_field(any, "common_type") : NULL;
 
 	f[F_STOP_SUCCESS] = field(stop, "success");
 	f[F_STOP_DEP] = field(stop, "dependency");
@@ -314,11 +316,9 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 }
 
 /* Read a numeric field, refusing fields that lie outside the record. */
-static int num(struct ts_decoder *d, enum ts_field_id id, struct tep_record *rec,
-	       unsigned long long *val)
+static int read_field(struct tep_format_field *f, struct tep_record *rec,
+		      unsigned long long *val)
 {
-	struct tep_format_field *f = d->field[id];
-
 	const unsigned char *p;
 
 	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
@@ -347,6 +347,26 @@ static int num(struct ts_decoder *d, enum ts_field_id id, struct tep_record *rec
 		return 0;
 	}
 	return tep_read_number_field(f, rec->data, val);
+}
+
+static int num(struct ts_decoder *d, enum ts_field_id id, struct tep_record *rec,
+	       unsigned long long *val)
+{
+	return read_field(d->field[id], rec, val);
+}
+
+/*
+ * The record's event id: read where the formats put it, as num() reads a
+ * field; tep_data_type() found it again on every call, twice per record
+ * (the marks, then the events), a tenth of a report's instructions.
+ */
+static int record_type(struct ts_decoder *d, struct tep_record *rec)
+{
+	unsigned long long v;
+
+	if (!d->common_type)
+		return tep_data_type(d->tep, rec);
+	return read_field(d->common_type, rec, &v) ? -1 : (int)v;
 }
 
 static int comm(struct ts_decoder *d, enum ts_field_id id, struct tep_record *rec,
@@ -617,7 +637,7 @@ int ts_decode_print(struct ts_decoder *d, struct tep_record *rec, const char **t
 	struct tep_format_field *f = d->field[F_PRINT_BUF];
 	const char *p;
 
-	if (!f || d->id_print < 0 || rec->size < 8 || tep_data_type(d->tep, rec) != d->id_print ||
+	if (!f || d->id_print < 0 || rec->size < 8 || record_type(d, rec) != d->id_print ||
 	    f->offset < 0 || f->offset > rec->size)
 		return 0;
 	p = (const char *)rec->data + f->offset;
@@ -638,7 +658,7 @@ int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 
 	if (rec->size < 8)
 		goto bad;
-	type = tep_data_type(d->tep, rec);
+	type = record_type(d, rec);
 	if (type < 0 || type >= TS_EVENT_IDS)
 		return 0;
 	/* one lookup: a record of no interest costs O(1), whatever is routed */

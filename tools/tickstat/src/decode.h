@@ -50,6 +50,8 @@ struct ts_decoder {
 	int id_vector[TS_NR_VECTORS][2];	/* irq_vectors: NAME_entry, NAME_exit */
 	int id_arm[2];			/* timer_start, hrtimer_start */
 	struct tep_format_field *field[TS_NR_FIELDS];
+	/* every record's event id, where every format has it (struct trace_entry) */
+	struct tep_format_field *common_type;
 	uint64_t tick_fn;		/* the tick's hrtimer function, 0 unknown */
 	uint64_t bad_records;		/* records too short for their format */
 	struct ts_probedec probes;	/* tickstat's kprobe events, on a stock kernel */

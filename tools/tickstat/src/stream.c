@@ -19,6 +19,13 @@
 #include "stream.h"
 #include "util.h"
 
+/* A record of the page, kept by the walk that checks the times. */
+struct ts_page_record {
+	void *data;
+	int size;
+	uint64_t ts;
+};
+
 static int fail(struct ts_stream *s, const char *msg)
 {
 	if (!s->err[0])
@@ -85,6 +92,7 @@ void ts_stream_free(struct ts_stream *s)
 	if (s->kbuf)
 		kbuffer_free(s->kbuf);
 	free(s->pagebuf);
+	free(s->recs);
 	free(s->sums);
 	free(s->cpu_pages);
 	if (s->tep)
@@ -92,6 +100,7 @@ void ts_stream_free(struct ts_stream *s)
 	s->kbuf = NULL;
 	s->tep = NULL;
 	s->pagebuf = NULL;
+	s->recs = NULL;
 	s->sums = NULL;
 	s->cpu_pages = NULL;
 }
@@ -145,7 +154,10 @@ int ts_stream_ready(struct ts_stream *s)
 		return fail(s, "no timer:tick_stop format (record with -e timer:tick_stop)");
 	s->kbuf = kbuffer_alloc(ls, KBUFFER_ENDIAN_LITTLE);
 	s->pagebuf = malloc(s->page_size);
-	if (!s->kbuf || !s->pagebuf)
+	/* an event is at least its 4-byte header and 4 bytes of data */
+	s->max_recs = s->page_size / 8 + 1;
+	s->recs = calloc(s->max_recs, sizeof(*s->recs));
+	if (!s->kbuf || !s->pagebuf || !s->recs)
 		return fail(s, "out of memory");
 	s->ready = 1;
 	return 0;
@@ -505,15 +517,22 @@ static int walk_page(struct ts_stream *s, struct walk *w, void *page)
 	return 0;
 }
 
-/* Does this record go back in time from the one before it (or the page before)? */
+/*
+ * Does this record go back in time from the one before it (or the page
+ * before)?  If not, keep it: the analysis then reads the page from the
+ * kept records, without walking it with kbuffer a second time.
+ */
 static int time_record(struct ts_stream *s, struct walk *w, struct tep_record *rec)
 {
-	(void)s;
 	if (rec->ts < w->last_ts) {
 		w->back_ts = rec->ts;
 		w->back_after = w->last_ts;
 		w->stop = 1;
+		return 0;
 	}
+	if (w->index > s->max_recs)
+		return -1;
+	s->recs[w->index - 1] = (struct ts_page_record){ rec->data, rec->size, rec->ts };
 	return 0;
 }
 
@@ -528,11 +547,12 @@ static void put_time(char *buf, size_t len, uint64_t ns)
  * The ring buffer writes each CPU's events in time order, so an event
  * older than the one before it, in the page or in the CPU's previous page,
  * means a damaged page or pages out of order: none of its events can be
- * placed in time.  Returns 0, 1 when time goes back (the analysis is
- * told where), -1 for a page whose events do not parse.  The page is
- * loaded again for reading.
+ * placed in time.  Returns 0 and the page's records in s->recs (*nr_recs
+ * of them), 1 when time goes back (the analysis is told where), -1 for a
+ * page whose events do not parse.  The page is loaded again, for its count
+ * of missed events.
  */
-static int time_order(struct ts_stream *s, int cpu, void *page)
+static int time_order(struct ts_stream *s, int cpu, void *page, int *nr_recs)
 {
 	struct ts_cpu_pages *cp = &s->cpu_pages[cpu];
 	struct walk w = { .cpu = cpu, .fn = time_record, .last_ts = cp->last_ts };
@@ -540,6 +560,7 @@ static int time_order(struct ts_stream *s, int cpu, void *page)
 
 	if (walk_page(s, &w, page) < 0 || kbuffer_load_subbuffer(s->kbuf, page))
 		return -1;
+	*nr_recs = w.index;
 	if (!w.back_ts)
 		return 0;
 	snprintf(where, sizeof(where), "page %llu", (unsigned long long)cp->pages - 1);
@@ -603,7 +624,7 @@ static int analyse_record(struct ts_stream *s, struct walk *w, struct tep_record
 int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 {
 	struct walk w = { .cpu = cpu, .fn = analyse_record };
-	int missed, r;
+	int missed, r, nr_recs = 0;
 
 	if (!s->ready && ts_stream_ready(s))
 		return -1;
@@ -613,7 +634,7 @@ int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 	s->cpu_pages[cpu].pages++;
 	r = load_page(s, &page, len);
 	if (r > 0)
-		r = time_order(s, cpu, page) ? -1 : 1;
+		r = time_order(s, cpu, page, &nr_recs) ? -1 : 1;
 	s->where[0] = '\0';
 	if (r < 0)
 		goto bad;
@@ -626,11 +647,16 @@ int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 		if (kbuffer_read_event(s->kbuf, &ts))
 			lost_event(s, cpu, ts, missed > 0 ? (uint64_t)missed : 0);
 	}
-	r = walk_page(s, &w, page);
-	if (r == -2)
-		return -1;
-	if (r < 0)
-		goto bad;
+	/* the records time_order() kept, in the page's order */
+	for (int i = 0; i < nr_recs; i++) {
+		struct tep_record rec = { .ts = s->recs[i].ts, .cpu = cpu,
+					  .size = s->recs[i].size, .data = s->recs[i].data };
+
+		w.index++;
+		if (w.fn(s, &w, &rec))
+			return -1;
+		w.last_ts = rec.ts;
+	}
 	if (w.index)
 		s->cpu_pages[cpu].last_ts = w.last_ts;
 	return 0;

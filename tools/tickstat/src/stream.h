@@ -31,12 +31,16 @@ struct ts_page_sum {
 	int known;
 };
 
+struct ts_page_record;
+
 struct ts_stream {
 	struct ts_analysis *an;
 	struct tep_handle *tep;
 	struct kbuffer *kbuf;
 	struct ts_decoder dec;
 	unsigned char *pagebuf;		/* a short page, padded */
+	struct ts_page_record *recs;	/* the page's records, as one walk found them */
+	int max_recs;			/* a page's most: its size over the smallest event */
 	int ready;			/* decoder built */
 	int page_size;
 	int long_size;
