@@ -3,11 +3,15 @@
  * record.c - record while a command runs, for a duration, or until Ctrl-C.
  *
  * The recorder pins itself to CPUs it does not monitor and polls the
- * session every 100 ms (session.c says why).  It owns the command: started
- * once tracing runs, ended with SIGTERM, and SIGKILL when that is ignored.
+ * session (session.c says why), 100 ms after the start and then as often as
+ * the buffers' fill asks (ts_session_next_wait_ns).  The command's exit, a
+ * signal and the duration's end wake it at once.  It owns the command:
+ * started once tracing runs, ended with SIGTERM, and SIGKILL when that is
+ * ignored.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +23,7 @@
 #include "record.h"
 #include "session.h"
 
-#define POLL_MS		100
+#define FIRST_WAIT_NS	(100 * 1000000ULL)
 #define TERM_GRACE_MS	5000	/* a command gets this long to obey SIGTERM */
 
 static volatile sig_atomic_t stop_requested;
@@ -28,6 +32,12 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_requested++;
+}
+
+/* nothing to do but interrupt the wait between polls (no SA_RESTART) */
+static void on_child(int sig)
+{
+	(void)sig;
 }
 
 static pid_t start_command(char **argv, int *ready_pipe)
@@ -93,7 +103,9 @@ static int stop_command(pid_t child)
  */
 int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_command_end *cmd)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_handler = on_signal }, sa_child = { .sa_handler = on_child };
+	uint64_t wait_ns = FIRST_WAIT_NS;
+	sigset_t chld, waiting;
 	struct ts_session_opts so = { .cpus = o->cpus, .buffer_kb = o->buffer_kb, .pin_away = 1,
 				      .extra = o->extra, .nr_extra = o->nr_extra,
 				      .probes = o->probes, .causes = !o->no_causes,
@@ -106,9 +118,12 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_
 
 	cmd->status = -1;
 	cmd->stopped = 0;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGCHLD, &sa_child, NULL);
 	if (o->command) {
 		child = start_command(o->command, &go_fd);
 		if (child < 0) {
@@ -131,8 +146,15 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_
 		go_fd = -1;
 	}
 	deadline = o->duration > 0 ? ts_session_start_ns(ss) + (uint64_t)(o->duration * 1e9) : 0;
+	/*
+	 * SIGCHLD is blocked but in the wait, so that an exit between the
+	 * waitpid() and the wait ends the wait rather than being missed
+	 */
+	sigprocmask(SIG_BLOCK, &chld, &waiting);
+	sigdelset(&waiting, SIGCHLD);
 	while (!stop_requested) {
-		struct timespec nap = { 0, POLL_MS * 1000000L };
+		struct timespec nap;
+		uint64_t now;
 		int status;
 
 		if (ts_session_poll(ss))
@@ -143,14 +165,20 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_
 			if (!deadline)
 				break;
 		}
-		if (deadline && ts_now_ns() >= deadline)
+		now = ts_now_ns();
+		if (deadline && now >= deadline)
 			break;
-		nanosleep(&nap, NULL);
+		wait_ns = ts_session_next_wait_ns(ss, wait_ns);
+		nap.tv_sec = 0;
+		nap.tv_nsec = (long)(deadline && deadline - now < wait_ns ? deadline - now : wait_ns);
+		/* SIGCHLD, SIGINT, SIGTERM and SIGHUP end it early */
+		ppoll(NULL, 0, &nap, &waiting);
 	}
 	if (ts_session_stop(ss))
 		goto out;
 	ret = 0;
 out:
+	sigprocmask(SIG_UNBLOCK, &chld, NULL);
 	if (child > 0) {
 		if (go_fd >= 0)
 			close(go_fd);

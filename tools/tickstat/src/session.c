@@ -363,6 +363,8 @@ struct reader {
 	int nr;
 	char *page;
 	int page_size;
+	int buffer_pages;		/* of each CPU's ring buffer */
+	int most_pages;			/* the most one CPU gave at the last drain */
 };
 
 /* a caller of tick_dep_set and its function ("": none), for ts_session_symbol */
@@ -790,14 +792,17 @@ static int drain(struct ts_session *ss)
 {
 	struct reader *r = &ss->rd;
 
+	r->most_pages = 0;
 	for (int c = 0; c < r->nr; c++) {
 		if (r->fd[c] < 0)
 			continue;
-		for (;;) {
+		for (int pages = 1; ; pages++) {
 			ssize_t n = read(r->fd[c], r->page, r->page_size);
 
 			if (n <= 0)
 				break;
+			if (pages > r->most_pages)
+				r->most_pages = pages;
 			uint64_t pages;
 			uint32_t crc;
 			int had_end = ss->s.end_cpu >= 0;
@@ -1058,6 +1063,7 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 	ts_analysis_set_clock(an, "mono");
 	ts_analysis_set_source_kind(an, "live");
 	ss->rd.page_size = getpagesize();
+	ss->rd.buffer_pages = (int)((int64_t)o->buffer_kb * 1024 / ss->rd.page_size);
 	if (o->doctor)
 		audit_host(ss);
 	if (open_readers(&ss->rd, ss->inst, &ss->online) || start_tracing(ss, o))
@@ -1147,6 +1153,32 @@ const char *ts_session_symbol(struct ts_session *ss, uint64_t addr)
 }
 
 static void look_up_quotas(struct ts_session *ss);
+
+/*
+ * ts_session_next_wait_ns - how long to wait after a poll, given the wait
+ * before it.  Every read of a ring buffer ends with the page the kernel is
+ * still writing, copied out partly filled, and each page costs as much to
+ * read, check and spool whatever it holds: at 64 CPUs and 100 ms, most
+ * pages of a recording were a third full (docs/performance.md).  So the
+ * wait doubles, up to TS_SESSION_WAIT_MAX_NS, while no CPU gave more than
+ * a 32nd of its buffer at the last poll, and halves, down to
+ * TS_SESSION_WAIT_MIN_NS, once one gave more than an 8th: a burst that
+ * would fill a buffer before the next poll brings the polls closer.  A
+ * burst faster than that still overwrites events, which are then counted
+ * as lost, never hidden.
+ */
+uint64_t ts_session_next_wait_ns(const struct ts_session *ss, uint64_t wait_ns)
+{
+	const struct reader *r = &ss->rd;
+
+	if (r->most_pages * 8 > r->buffer_pages)
+		wait_ns /= 2;
+	else if (r->most_pages * 32 < r->buffer_pages)
+		wait_ns *= 2;
+	if (wait_ns < TS_SESSION_WAIT_MIN_NS)
+		return TS_SESSION_WAIT_MIN_NS;
+	return wait_ns > TS_SESSION_WAIT_MAX_NS ? TS_SESSION_WAIT_MAX_NS : wait_ns;
+}
 
 /*
  * ts_session_poll - move what the ring buffers hold into the analysis

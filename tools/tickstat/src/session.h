@@ -27,12 +27,17 @@ struct ts_session_opts {
 
 struct ts_session;
 
+/* how long a poller may wait between polls (ts_session_next_wait_ns) */
+#define TS_SESSION_WAIT_MIN_NS	(10 * 1000000ULL)
+#define TS_SESSION_WAIT_MAX_NS	(500 * 1000000ULL)
+
 struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_analysis *an,
 				    FILE *out, const char *path);
 const struct ts_cpuset *ts_session_monitored(const struct ts_session *ss);
 uint64_t ts_session_start_ns(const struct ts_session *ss);
 const char *ts_session_symbol(struct ts_session *ss, uint64_t addr);
 int ts_session_poll(struct ts_session *ss);
+uint64_t ts_session_next_wait_ns(const struct ts_session *ss, uint64_t wait_ns);
 int ts_session_stop(struct ts_session *ss);
 void ts_session_free(struct ts_session *ss);
 
