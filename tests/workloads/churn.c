@@ -12,10 +12,13 @@
  * threads block on a pipe that is never written, so that the task table is
  * as big as a server's (their stacks are 16 KiB).  At the end it says how
  * many wakeups there were: in all, and the fewest and most on one CPU.
+ * SIGTERM ends it early, with the same summary (the benchmark ends it when
+ * the recorder it runs beside has ended).
  */
 #define _GNU_SOURCE
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -25,6 +28,13 @@
 static int first = -1, last = -1, rate = 100, idle_threads;
 static double seconds = 1;
 static int never[2];		/* the idle threads read it; nobody writes */
+static volatile sig_atomic_t stopping;	/* SIGTERM */
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
 
 struct waker {
 	pthread_t thread;
@@ -49,7 +59,7 @@ static void *wake_up_often(void *arg)
 			t.tv_nsec -= 1000000000L;
 			t.tv_sec++;
 		}
-		if (t.tv_sec + t.tv_nsec / 1e9 >= end)
+		if (stopping || t.tv_sec + t.tv_nsec / 1e9 >= end)
 			return NULL;
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL);
 		w->wakeups++;
@@ -100,6 +110,7 @@ int main(int argc, char **argv)
 	if (first < 0 || last < first || rate <= 0 || rate > 100000 || seconds <= 0 ||
 	    idle_threads < 0 || optind != argc)
 		usage(2);
+	signal(SIGTERM, on_term);
 	if (pipe(never)) {
 		perror("churn: pipe");
 		return 1;
