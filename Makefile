@@ -186,7 +186,7 @@ bench: deps kernel image debian-kernels $(INSNCOUNT)
 	$(Q)scripts/build-kernel.sh stock bench
 	$(Q)scripts/build-kernel.sh patched bench
 	$(Q)tests/bench/run
-	$(Q)tests/bench/scale --rate 20 --doc docs/performance.md
+	$(Q)tests/bench/scale --doc docs/performance.md
 	$(Q)tests/bench/cost --doc docs/performance.md
 	$(Q)tests/bench/probes --doc docs/performance.md
 
