@@ -560,9 +560,11 @@ static int time_order(struct ts_stream *s, int cpu, void *page, int *nr_recs)
 
 	if (walk_page(s, &w, page) < 0 || kbuffer_load_subbuffer(s->kbuf, page))
 		return -1;
-	*nr_recs = w.index;
-	if (!w.back_ts)
+	/* stopped: a record went back (at time 0 too), and was not kept */
+	if (!w.stop) {
+		*nr_recs = w.index;
 		return 0;
+	}
 	snprintf(where, sizeof(where), "page %llu", (unsigned long long)cp->pages - 1);
 	put_time(at, sizeof(at), w.back_ts);
 	put_time(after, sizeof(after), w.back_after);

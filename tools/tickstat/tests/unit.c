@@ -2148,9 +2148,21 @@ static void test_time_backwards(void)
 	CU_ASSERT_EQUAL(an.backward_pages, 2);
 	CU_ASSERT_STRING_EQUAL(an.backward_first,
 			       "CPU 1, page 1 (file offset 8192): an event at 0.000000900 s after one at 0.000001010 s");
+	/*
+	 * page 4: back to time 0, which is also what "not gone back" was
+	 * once told by: dropped whole, not cut short with a stale record
+	 */
+	page_start(&p, 4000);
+	page_event(&p, 0);
+	page_stamp(&p, 0);
+	page_event(&p, 0);
+	page_end(&p);
+	CU_ASSERT_EQUAL(ts_stream_page(&st, 1, p.b, sizeof(p.b)), 0);
+	CU_ASSERT_EQUAL(an.backward_pages, 3);
+	CU_ASSERT_EQUAL(an.bad_pages, 3);
 	/* pages 0 and 3 only: two refusals and two, and no more */
 	CU_ASSERT_EQUAL(an.cpus[1]->stop_fail, 4);
-	CU_ASSERT_EQUAL(an.cpus[1]->lost_unknown, 2);
+	CU_ASSERT_EQUAL(an.cpus[1]->lost_unknown, 3);
 	ts_stream_free(&st);
 	ts_analysis_free(&an);
 }
