@@ -233,7 +233,7 @@ static void build_routes(struct ts_decoder *d)
  */
 int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps *caps)
 {
-	struct tep_event *stop, *retain, *restart, *set, *clr, *dsched, *sw, *hrt, *print, *any;
+	struct tep_event *stop, *retain, *restart, *set, *clr, *dsched, *sw, *hrt, *print;
 	struct tep_format_field **f = d->field;
 	uint64_t tick_fn = d->tick_fn;
 
@@ -250,8 +250,8 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 	sw = find_event(tep, "sched", "sched_switch", &d->id_switch);
 	hrt = find_event(tep, "timer", "hrtimer_expire_entry", &d->id_hrtimer);
 	print = find_event(tep, "ftrace", "print", &d->id_print);
-	any = stop ? stop : sw ? sw : hrt ? hrt : print;
-	d->common_type = any ? tep_find_common_field(any, "common_type") : NULL;
+	/* without tick_stop there is no decoder (below) */
+	d->common_type = stop ? tep_find_common_field(stop, "common_type") : NULL;
 
 	f[F_STOP_SUCCESS] = field(stop, "success");
 	f[F_STOP_DEP] = field(stop, "dependency");

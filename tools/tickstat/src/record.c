@@ -105,7 +105,9 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_
 {
 	struct sigaction sa = { .sa_handler = on_signal }, sa_child = { .sa_handler = on_child };
 	uint64_t wait_ns = FIRST_WAIT_NS;
-	sigset_t chld, waiting;
+	static const int wake_signals[] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP };
+	sigset_t wake, waiting, old;
+	int first = 1, masked = 0;
 	struct ts_session_opts so = { .cpus = o->cpus, .buffer_kb = o->buffer_kb, .pin_away = 1,
 				      .extra = o->extra, .nr_extra = o->nr_extra,
 				      .probes = o->probes, .causes = !o->no_causes,
@@ -118,8 +120,9 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_
 
 	cmd->status = -1;
 	cmd->stopped = 0;
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
+	sigemptyset(&wake);
+	for (int i = 0; i < (int)(sizeof(wake_signals) / sizeof(wake_signals[0])); i++)
+		sigaddset(&wake, wake_signals[i]);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -147,11 +150,15 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_
 	}
 	deadline = o->duration > 0 ? ts_session_start_ns(ss) + (uint64_t)(o->duration * 1e9) : 0;
 	/*
-	 * SIGCHLD is blocked but in the wait, so that an exit between the
-	 * waitpid() and the wait ends the wait rather than being missed
+	 * The signals that end a wait are blocked but in the wait, so that
+	 * one that comes between the tests and the wait ends the wait rather
+	 * than waiting for the next poll
 	 */
-	sigprocmask(SIG_BLOCK, &chld, &waiting);
-	sigdelset(&waiting, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &wake, &old);
+	masked = 1;
+	waiting = old;
+	for (int i = 0; i < (int)(sizeof(wake_signals) / sizeof(wake_signals[0])); i++)
+		sigdelset(&waiting, wake_signals[i]);
 	while (!stop_requested) {
 		struct timespec nap;
 		uint64_t now;
@@ -168,17 +175,23 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_
 		now = ts_now_ns();
 		if (deadline && now >= deadline)
 			break;
-		wait_ns = ts_session_next_wait_ns(ss, wait_ns);
+		/* the first wait is FIRST_WAIT_NS: the buffers were empty at the start */
+		if (!first)
+			wait_ns = ts_session_next_wait_ns(ss, wait_ns);
+		first = 0;
 		nap.tv_sec = 0;
 		nap.tv_nsec = (long)(deadline && deadline - now < wait_ns ? deadline - now : wait_ns);
 		/* SIGCHLD, SIGINT, SIGTERM and SIGHUP end it early */
 		ppoll(NULL, 0, &nap, &waiting);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	masked = 0;
 	if (ts_session_stop(ss))
 		goto out;
 	ret = 0;
 out:
-	sigprocmask(SIG_UNBLOCK, &chld, NULL);
+	if (masked)
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (child > 0) {
 		if (go_fd >= 0)
 			close(go_fd);

@@ -796,13 +796,13 @@ static int drain(struct ts_session *ss)
 	for (int c = 0; c < r->nr; c++) {
 		if (r->fd[c] < 0)
 			continue;
-		for (int pages = 1; ; pages++) {
+		for (int nr_read = 1; ; nr_read++) {
 			ssize_t n = read(r->fd[c], r->page, r->page_size);
 
 			if (n <= 0)
 				break;
-			if (pages > r->most_pages)
-				r->most_pages = pages;
+			if (nr_read > r->most_pages)
+				r->most_pages = nr_read;
 			uint64_t pages;
 			uint32_t crc;
 			int had_end = ss->s.end_cpu >= 0;
@@ -1160,17 +1160,20 @@ static void look_up_quotas(struct ts_session *ss);
  * still writing, copied out partly filled, and each page costs as much to
  * read, check and spool whatever it holds: at 64 CPUs and 100 ms, most
  * pages of a recording were a third full (docs/performance.md).  So the
- * wait doubles, up to TS_SESSION_WAIT_MAX_NS, while no CPU gave more than
- * a 32nd of its buffer at the last poll, and halves, down to
+ * wait doubles, up to TS_SESSION_WAIT_MAX_NS, while every CPU gave less
+ * than a 32nd of its buffer at the last poll, and halves, down to
  * TS_SESSION_WAIT_MIN_NS, once one gave more than an 8th: a burst that
- * would fill a buffer before the next poll brings the polls closer.  A
- * burst faster than that still overwrites events, which are then counted
- * as lost, never hidden.
+ * would fill a buffer before the next poll brings the polls closer.  One
+ * that gave half its buffer or more brings the next poll at once to the
+ * shortest wait.  A burst faster than that still overwrites events, which
+ * are then counted as lost, never hidden.
  */
 uint64_t ts_session_next_wait_ns(const struct ts_session *ss, uint64_t wait_ns)
 {
 	const struct reader *r = &ss->rd;
 
+	if (r->most_pages * 2 >= r->buffer_pages)
+		return TS_SESSION_WAIT_MIN_NS;
 	if (r->most_pages * 8 > r->buffer_pages)
 		wait_ns /= 2;
 	else if (r->most_pages * 32 < r->buffer_pages)
