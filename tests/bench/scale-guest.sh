@@ -13,6 +13,8 @@
 # the time from there to the window's start; and the instructions CPU 0
 # ran meanwhile, under tests/bench/insncount.c).
 set -u
+# the script's own commands (cat, kill, wait) stay on CPU 0 too
+taskset -p -c 0 $$ > /dev/null
 last=$(($(grep -c ^processor /proc/cpuinfo) - 1))
 cpus=1-$last
 t=/sys/kernel/tracing
@@ -61,7 +63,7 @@ EOT
 # the first and 0.96 s for the same command last, at 64 vCPUs): each
 # recorder runs once for a second before anything is measured
 for r in record monitor trace-cmd; do
-	sh /tmp/$r.sh 1 /tmp/warm > /dev/null 2>&1
+	sh /tmp/$r.sh 1 /tmp/warm > /dev/null 2> "$OUT/warm-$r.err"
 done
 rm -f /tmp/warm.*
 
