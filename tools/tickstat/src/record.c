@@ -111,7 +111,7 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_
 	struct ts_session_opts so = { .cpus = o->cpus, .buffer_kb = o->buffer_kb, .pin_away = 1,
 				      .extra = o->extra, .nr_extra = o->nr_extra,
 				      .probes = o->probes, .causes = !o->no_causes,
-				      .doctor = !o->no_doctor };
+				      .doctor = !o->no_doctor, .whole_pages = 1 };
 	struct ts_session *ss = NULL;
 	uint64_t deadline;
 	pid_t child = -1;

@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -365,6 +366,10 @@ struct reader {
 	int page_size;
 	int buffer_pages;		/* of each CPU's ring buffer */
 	int most_pages;			/* the most one CPU gave at the last drain */
+	/* whole pages (ts_session_opts.whole_pages): spliced through a pipe */
+	int pipe[2];			/* -1: read() every page */
+	uint64_t last_page_ns[TS_MAX_CPUS];	/* when the CPU last gave a page */
+	unsigned char part_read[TS_MAX_CPUS];	/* its page was read in part */
 };
 
 /* a caller of tick_dep_set and its function ("": none), for ts_session_symbol */
@@ -787,53 +792,176 @@ static int extra_events(struct ts_session *ss, const struct ts_session_opts *o, 
 	return 0;
 }
 
-/* Drain every CPU's buffer with non-blocking reads: never sleep on one. */
-static int drain(struct ts_session *ss)
+/* One page of a CPU, as read: into the recording and the analysis. */
+static int take_page(struct ts_session *ss, int c, ssize_t n)
 {
 	struct reader *r = &ss->rd;
+	int had_end = ss->s.end_cpu >= 0;
+	uint64_t pages;
+	uint32_t crc;
 
-	r->most_pages = 0;
-	for (int c = 0; c < r->nr; c++) {
-		if (r->fd[c] < 0)
-			continue;
-		for (int nr_read = 1; ; nr_read++) {
-			ssize_t n = read(r->fd[c], r->page, r->page_size);
-
-			if (n <= 0)
-				break;
-			if (nr_read > r->most_pages)
-				r->most_pages = nr_read;
-			uint64_t pages;
-			uint32_t crc;
-			int had_end = ss->s.end_cpu >= 0;
-
-			if (n < r->page_size)
-				memset(r->page + n, 0, r->page_size - n);
-			if (ss->writing) {
-				ts_dw_sum(&ss->w, c, &pages, &crc);
-				if (ts_dw_page(&ss->w, c, r->page)) {
-					err_msg("cannot spool the recording: %s\n",
-						strerror(ss->w.error));
-					return -1;
-				}
-			}
-			if (ts_stream_page(&ss->s, c, r->page, r->page_size)) {
-				err_msg("CPU %d: %s\n", c, ss->s.err);
-				return -1;
-			}
-			if (ss->writing && !had_end && ss->s.end_cpu >= 0) {
-				ss->end_pages = pages;
-				ss->end_pages_crc = crc;
-			}
+	if (n < r->page_size)
+		memset(r->page + n, 0, r->page_size - n);
+	if (ss->writing) {
+		ts_dw_sum(&ss->w, c, &pages, &crc);
+		if (ts_dw_page(&ss->w, c, r->page)) {
+			err_msg("cannot spool the recording: %s\n", strerror(ss->w.error));
+			return -1;
 		}
+	}
+	if (ts_stream_page(&ss->s, c, r->page, r->page_size)) {
+		err_msg("CPU %d: %s\n", c, ss->s.err);
+		return -1;
+	}
+	if (ss->writing && !had_end && ss->s.end_cpu >= 0) {
+		ss->end_pages = pages;
+		ss->end_pages_crc = crc;
 	}
 	return 0;
 }
 
-static int open_readers(struct reader *r, struct tracefs_instance *inst,
-			const struct ts_cpuset *online)
+/* read() a CPU's pages, at most max of them; returns how many, or -1 */
+static int read_pages(struct ts_session *ss, int c, int max)
 {
+	struct reader *r = &ss->rd;
+	int got = 0;
+
+	while (got < max) {
+		ssize_t n = read(r->fd[c], r->page, r->page_size);
+
+		if (n <= 0)
+			break;
+		got++;
+		if (take_page(ss, c, n))
+			return -1;
+	}
+	return got;
+}
+
+/*
+ * splice() a CPU's whole pages through the pipe: the kernel hands out only
+ * pages it has finished writing, and none while the page before was read
+ * in part.  Returns how many, or -1; a kernel that cannot splice the
+ * buffers turns the reader to read() for good.
+ */
+static int splice_pages(struct ts_session *ss, int c)
+{
+	struct reader *r = &ss->rd;
+	int got = 0;
+
+	for (;;) {
+		ssize_t n = splice(r->fd[c], NULL, r->pipe[1], NULL, (size_t)r->page_size * 16,
+				   SPLICE_F_NONBLOCK);
+
+		if (n < 0 && errno != EAGAIN && errno != EINTR) {
+			debug_msg("tickstat: cannot splice the ring buffers (%s): reading them\n",
+				  strerror(errno));
+			close(r->pipe[0]);
+			close(r->pipe[1]);
+			r->pipe[0] = r->pipe[1] = -1;
+			return got;
+		}
+		if (n <= 0)
+			return got;
+		for (ssize_t left = n; left > 0; left -= r->page_size) {
+			ssize_t have = 0;
+
+			while (have < r->page_size) {
+				ssize_t m = read(r->pipe[0], r->page + have, r->page_size - have);
+
+				if (m <= 0) {
+					err_msg("cannot read the spliced pages of CPU %d: %s\n", c,
+						m < 0 ? strerror(errno) : "end of file");
+					return -1;
+				}
+				have += m;
+			}
+			got++;
+			if (take_page(ss, c, have))
+				return -1;
+		}
+	}
+}
+
+/*
+ * Drain every CPU's buffer with non-blocking reads: never sleep on one.
+ *
+ * With whole pages (all == 0 and the pipe open), a CPU gives only the
+ * pages the kernel has finished writing: a page read while the kernel
+ * still writes it is copied out partly filled, and costs as much to check,
+ * checksum and spool as a full one.  The page in the writing is read only
+ * once the CPU has given nothing for WHOLE_PAGE_WAIT_NS (so that a quiet
+ * CPU's events, and the tasks whose cgroup quota a switch makes us look
+ * up, come in within that time); its page is then read in part, and the
+ * kernel splices nothing more of that CPU until the rest of that page is
+ * read: one read() a drain until a splice gives pages again.  all: every
+ * event, the page in the writing included (the end of a session).
+ */
+#define WHOLE_PAGE_WAIT_NS	(1000 * 1000000ULL)
+
+static int drain_all(struct ts_session *ss, int all)
+{
+	struct reader *r = &ss->rd;
+	uint64_t now = ts_now_ns();
+
+	r->most_pages = 0;
+	for (int c = 0; c < r->nr; c++) {
+		int got = 0, n;
+
+		if (r->fd[c] < 0)
+			continue;
+		if (!all && r->pipe[0] >= 0) {
+			if (r->part_read[c]) {
+				n = read_pages(ss, c, 1);
+				if (n < 0)
+					return -1;
+				got += n;
+			}
+			n = splice_pages(ss, c);
+			if (n < 0)
+				return -1;
+			if (n) {
+				r->part_read[c] = 0;
+			} else if (!r->part_read[c] &&
+				   now - r->last_page_ns[c] >= WHOLE_PAGE_WAIT_NS) {
+				n = read_pages(ss, c, 1);
+				if (n < 0)
+					return -1;
+				r->part_read[c] = n > 0;
+			}
+			got += n;
+		}
+		if (all || r->pipe[0] < 0) {
+			n = read_pages(ss, c, INT_MAX);
+			if (n < 0)
+				return -1;
+			got += n;
+			r->part_read[c] = 0;
+		}
+		if (got)
+			r->last_page_ns[c] = now;
+		if (got > r->most_pages)
+			r->most_pages = got;
+	}
+	return 0;
+}
+
+static int drain(struct ts_session *ss)
+{
+	return drain_all(ss, 1);
+}
+
+static int open_readers(struct reader *r, struct tracefs_instance *inst,
+			const struct ts_cpuset *online, int whole_pages)
+{
+	uint64_t now = ts_now_ns();
+
 	r->nr = 0;
+	r->pipe[0] = r->pipe[1] = -1;
+	if (whole_pages && pipe(r->pipe)) {
+		err_msg("cannot make a pipe for the ring buffers' pages: %m\n");
+		return -1;
+	}
 	for (int c = 0; c < TS_MAX_CPUS; c++) {
 		char *path;
 
@@ -841,6 +969,7 @@ static int open_readers(struct reader *r, struct tracefs_instance *inst,
 		if (!ts_cpuset_has(online, c))
 			continue;
 		r->nr = c + 1;
+		r->last_page_ns[c] = now;
 		if (asprintf(&path, "per_cpu/cpu%d/trace_pipe_raw", c) < 0)
 			return -1;
 		r->fd[c] = tracefs_instance_file_open(inst, path, O_RDONLY | O_NONBLOCK);
@@ -859,6 +988,9 @@ static void close_readers(struct reader *r)
 	for (int c = 0; c < r->nr; c++)
 		if (r->fd[c] >= 0)
 			close(r->fd[c]);
+	for (int i = 0; i < 2; i++)
+		if (r->pipe[i] >= 0)
+			close(r->pipe[i]);
 	free(r->page);
 }
 
@@ -1018,6 +1150,7 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 		return NULL;
 	}
 	ss->an = an;
+	ss->rd.pipe[0] = ss->rd.pipe[1] = -1;
 	ss->causes = o->causes;
 	ss->no_vector_causes = o->no_vector_causes;
 	ss->rd.nr = 0;
@@ -1066,7 +1199,7 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 	ss->rd.buffer_pages = (int)((int64_t)o->buffer_kb * 1024 / ss->rd.page_size);
 	if (o->doctor)
 		audit_host(ss);
-	if (open_readers(&ss->rd, ss->inst, &ss->online) || start_tracing(ss, o))
+	if (open_readers(&ss->rd, ss->inst, &ss->online, o->whole_pages) || start_tracing(ss, o))
 		goto fail;
 	return ss;
 fail:
@@ -1189,7 +1322,7 @@ uint64_t ts_session_next_wait_ns(const struct ts_session *ss, uint64_t wait_ns)
  */
 int ts_session_poll(struct ts_session *ss)
 {
-	int ret = drain(ss);
+	int ret = drain_all(ss, 0);
 
 	look_up_quotas(ss);
 	return ret;

@@ -23,6 +23,7 @@ struct ts_session_opts {
 	int causes;			/* record the causes' events on the monitored CPUs */
 	int no_vector_causes;		/* but not the x86 vectors' (tickstat top) */
 	int doctor;			/* audit the host at the start, into doctor marks */
+	int whole_pages;		/* polls take whole pages only (drain_all) */
 };
 
 struct ts_session;
