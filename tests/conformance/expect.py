@@ -619,7 +619,14 @@ def check_timekeeping(s: Scenario) -> None:
     (docs/scenarios/timekeeping.md)."""
     c = s.cpu(0)
     if s.patched or "tick_retain" in s.probe_events:
-        s.within("CPU0 share of the window with the tick running (it keeps the time)", 0.99, 1,
+        # the recorder takes its start snapshot on CPU 0: its state may be
+        # unknown up to there, as common() allows (measured: 20.6 ms unknown
+        # of a 33.8 ms snapshot, a 2 s window, on debian-6.1 with the probes)
+        w = s.report["window"]
+        late = max(0, (w.get("snapshot_ns") or w["start_ns"]) - w["start_ns"])
+        s.within(f"CPU0 share of the window with the tick running (it keeps the time; "
+                 f"1% + {late / 1e6:.1f} ms to the snapshot may be unknown)",
+                 0.99 - late / max(1, w["duration_ns"]), 1,
                  c["running_ns"] / max(1, c["window_ns"]))
     else:
         # 6.1 traces nothing on a tick that never stops: unknown, never "stopped"
