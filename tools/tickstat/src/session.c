@@ -369,7 +369,6 @@ struct reader {
 	/* whole pages (ts_session_opts.whole_pages): spliced through a pipe */
 	int pipe[2];			/* -1: read() every page */
 	uint64_t last_page_ns[TS_MAX_CPUS];	/* when the CPU last gave a page */
-	unsigned char part_read[TS_MAX_CPUS];	/* its page was read in part */
 };
 
 /* a caller of tick_dep_set and its function ("": none), for ts_session_symbol */
@@ -840,8 +839,8 @@ static int read_pages(struct ts_session *ss, int c, int max)
 
 /*
  * splice() a CPU's whole pages through the pipe: the kernel hands out only
- * pages it has finished writing, and none while the page before was read
- * in part.  Returns how many, or -1; a kernel that cannot splice the
+ * pages it has finished writing (of a page read in part, the rest, once
+ * written).  Returns how many, or -1; a kernel that cannot splice the
  * buffers turns the reader to read() for good.
  */
 static int splice_pages(struct ts_session *ss, int c)
@@ -853,7 +852,7 @@ static int splice_pages(struct ts_session *ss, int c)
 		ssize_t n = splice(r->fd[c], NULL, r->pipe[1], NULL, (size_t)r->page_size * 16,
 				   SPLICE_F_NONBLOCK);
 
-		if (n < 0 && errno != EAGAIN && errno != EINTR) {
+		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != ENOMEM) {
 			debug_msg("tickstat: cannot splice the ring buffers (%s): reading them\n",
 				  strerror(errno));
 			close(r->pipe[0]);
@@ -892,10 +891,9 @@ static int splice_pages(struct ts_session *ss, int c)
  * checksum and spool as a full one.  The page in the writing is read only
  * once the CPU has given nothing for WHOLE_PAGE_WAIT_NS (so that a quiet
  * CPU's events, and the tasks whose cgroup quota a switch makes us look
- * up, come in within that time); its page is then read in part, and the
- * kernel splices nothing more of that CPU until the rest of that page is
- * read: one read() a drain until a splice gives pages again.  all: every
- * event, the page in the writing included (the end of a session).
+ * up, come in within that time); the kernel splices the rest of that page
+ * once it has finished writing it.  all: every event, the page in the
+ * writing included (the end of a session).
  */
 #define WHOLE_PAGE_WAIT_NS	(1000 * 1000000ULL)
 
@@ -911,32 +909,18 @@ static int drain_all(struct ts_session *ss, int all)
 		if (r->fd[c] < 0)
 			continue;
 		if (!all && r->pipe[0] >= 0) {
-			if (r->part_read[c]) {
-				n = read_pages(ss, c, 1);
-				if (n < 0)
-					return -1;
-				got += n;
-			}
 			n = splice_pages(ss, c);
+			if (!n && now - r->last_page_ns[c] >= WHOLE_PAGE_WAIT_NS)
+				n = read_pages(ss, c, 1);
 			if (n < 0)
 				return -1;
-			if (n) {
-				r->part_read[c] = 0;
-			} else if (!r->part_read[c] &&
-				   now - r->last_page_ns[c] >= WHOLE_PAGE_WAIT_NS) {
-				n = read_pages(ss, c, 1);
-				if (n < 0)
-					return -1;
-				r->part_read[c] = n > 0;
-			}
-			got += n;
+			got = n;
 		}
 		if (all || r->pipe[0] < 0) {
 			n = read_pages(ss, c, INT_MAX);
 			if (n < 0)
 				return -1;
 			got += n;
-			r->part_read[c] = 0;
 		}
 		if (got)
 			r->last_page_ns[c] = now;
@@ -958,7 +942,7 @@ static int open_readers(struct reader *r, struct tracefs_instance *inst,
 
 	r->nr = 0;
 	r->pipe[0] = r->pipe[1] = -1;
-	if (whole_pages && pipe(r->pipe)) {
+	if (whole_pages && pipe2(r->pipe, O_CLOEXEC)) {
 		err_msg("cannot make a pipe for the ring buffers' pages: %m\n");
 		return -1;
 	}
@@ -1289,10 +1273,11 @@ static void look_up_quotas(struct ts_session *ss);
 
 /*
  * ts_session_next_wait_ns - how long to wait after a poll, given the wait
- * before it.  Every read of a ring buffer ends with the page the kernel is
+ * before it.  A read() of a ring buffer ends with the page the kernel is
  * still writing, copied out partly filled, and each page costs as much to
  * read, check and spool whatever it holds: at 64 CPUs and 100 ms, most
- * pages of a recording were a third full (docs/performance.md).  So the
+ * pages of a recording were a third full (docs/performance.md); and even
+ * whole pages (drain_all) cost a syscall per CPU and poll.  So the
  * wait doubles, up to TS_SESSION_WAIT_MAX_NS, while every CPU gave less
  * than a 32nd of its buffer at the last poll, and halves, down to
  * TS_SESSION_WAIT_MIN_NS, once one gave more than an 8th: a burst that
