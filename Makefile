@@ -55,7 +55,9 @@ kernel-stock kernel-patched: kernel-%: deps
 	$(Q)$(TIMED) "build kernel $*-nohz_full" scripts/build-kernel.sh $* nohz_full
 
 # The patched tree with the other tick configs, booted by the conformance
-# suite.  nohz_idle starts from a copy of the nohz_full objects
+# suite's variant scenarios (make check-variants; not in make check: each is
+# nearly a whole kernel, docs/check-time.md).  nohz_idle starts from a copy
+# of the nohz_full objects
 # (build-kernel.sh), so it comes after kmod-patched, the last step that
 # writes into them; hz_periodic starts from nohz_idle's, the variant it
 # differs from least, so it comes after that (a rebuild of about 40 objects
@@ -148,10 +150,10 @@ check-start:
 	@mkdir -p $(CHECK)
 	@printf 'start\t%s\n' "$$(date +%s.%N)" >$(PHASES)
 
-.PHONY: check-stage1 check-tools check-runner check-bisect check-config-matrix check-checkpatch \
+.PHONY: check-variants check-stage1 check-tools check-runner check-bisect check-config-matrix check-checkpatch \
 	check-kernel-deb
 check-stage1: check-tools check-runner check-bisect check-config-matrix check-checkpatch \
-	check-kernel-deb kernel-patched kernel-variants kernel-source kmod image kernel-deb
+	check-kernel-deb kernel-patched kernel-source kmod image kernel-deb
 check-tools: deps $(TICKSTAT)
 	$(Q)$(call stage1-test,tools,$(TOOL_TESTS))
 # the runner's own tests boot guests but measure no time (exit codes, files):
@@ -161,12 +163,20 @@ check-runner: deps kernel-patched image
 # the bisect tree starts as a copy of the patched tree and its objects
 check-bisect: kmod-patched
 	$(Q)$(call stage1-test,bisect,host/bisect)
-check-config-matrix: kernel-variants
+# its variants start from a copy of the nohz_full objects, which
+# kmod-patched writes into last
+check-config-matrix: kmod-patched
 	$(Q)$(call stage1-test,config-matrix,host/config-matrix)
 check-checkpatch: kernel-source
 	$(Q)$(call stage1-test,checkpatch,host/checkpatch)
 check-kernel-deb: kernel-deb
 	$(Q)$(call stage1-test,kernel-deb,host/kernel-deb)
+
+# The conformance scenarios that boot the other tick configs (nohz-idle-build,
+# hz-periodic): their kernels cost about 8 minutes of make check's 40, so
+# they run here, not there (docs/check-time.md)
+check-variants: deps kernel-variants image
+	$(Q)tests/conformance/run --tree patched --variant others
 
 # One conformance scenario (or several: NAME="lone-task two-tasks") on the
 # patched kernel, or TREE=stock, debian-6.1, ... (its test module built first)
