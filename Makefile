@@ -76,16 +76,15 @@ kernel-source: deps
 	$(Q)$(TIMED) "build kernel-source stock" scripts/build-kernel.sh stock nohz_full source
 
 # Debian's own kernels (make check boots them), fetched with apt-get download
-# into build/debian; debian-6.1 and debian-6.12 with their headers, for the
-# test module
+# into build/debian, each with its headers, for the test module
 debian-kernels: deps
 	$(Q)$(TIMED) "build debian-kernels" sh -c 'scripts/debian-kernel.py --headers debian-6.1 \
-		debian-6.12 >/dev/null && scripts/debian-kernel.py debian-6.1-rt >/dev/null'
+		debian-6.12 debian-6.1-rt debian-6.12-rt >/dev/null'
 
 # The conformance suite's test module, per kernel (loaded only in the guest):
-# the patched kernel, Debian's 6.1 (the stock side of make check) and 6.12
-# (its scenarios with tickstat's probes)
-kmod: kmod-patched kmod-debian-6.1 kmod-debian-6.12
+# the patched kernel, Debian's 6.1 (the stock side of make check), 6.12 (its
+# scenarios with tickstat's probes) and the PREEMPT_RT ones (the causes)
+kmod: kmod-patched kmod-debian-6.1 kmod-debian-6.12 kmod-debian-6.1-rt kmod-debian-6.12-rt
 kmod-patched: kernel-patched
 	$(Q)$(TIMED) "build kmod patched" scripts/build-kmod.sh patched
 kmod-debian-%: debian-kernels
