@@ -250,8 +250,9 @@ def render(results: list[dict]) -> str:
         "conformance scenarios of docs/scenarios/ (lone-task, two-tasks, posix-timer), judged "
         "by `tests/conformance/run` as on a stock kernel (all but `patched`). Debian's images "
         "come from the archive with `apt-get download` (`scripts/debian-kernel.py`); "
-        "`make check` runs the stock side on `debian-6.1` and the short scenarios on "
-        "`debian-6.12` and `debian-6.1-rt` (tests/guest/debian-kernels.test).",
+        "`make check` runs the stock side on `debian-6.1`, the short scenarios and the "
+        "causes (causes, work-irq) on `debian-6.12` and `debian-6.1-rt`, and the causes on "
+        "`debian-6.12-rt` (tests/guest/debian-kernels.test).",
         "",
         "## Kernels",
         "",
