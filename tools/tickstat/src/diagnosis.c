@@ -255,6 +255,51 @@ static int is_kworker(const struct ts_analysis *an, int pid)
 	return comm && !strncmp(comm, "kworker/", 8);
 }
 
+/*
+ * The per-CPU kernel threads a nohz_full CPU cannot send away: the kernel
+ * wakes each on its own CPU for work that CPU made.  "Pin one elsewhere"
+ * is no remedy for them; what made the work is.
+ */
+static const struct percpu_kthread {
+	const char *prefix;	/* the comm up to the CPU number */
+	const char *what;
+	const char *remedy;
+} percpu_kthreads[] = {
+	{ "ktimers/", "PREEMPT_RT's timer softirq thread, woken when a timer expires on the CPU",
+	  "move the timers that expire there elsewhere (the timer and hrtimer causes name them)" },
+	{ "ksoftirqd/", "the softirq thread, woken when softirqs pile up on the CPU",
+	  "move the IRQs that raise them elsewhere (irqaffinity=, the irq causes)" },
+	{ "rcuc/", "RCU's callback thread (PREEMPT_RT, or rcutree.use_softirq=0)",
+	  "rcu_nocbs= for the isolated CPUs" },
+	{ "irq_work/", "PREEMPT_RT's irq_work thread",
+	  "find what queues irq_work there: often a tracer or perf waking its reader" },
+	{ "migration/", "the CPU's stopper thread (task migration, stop_machine)",
+	  "keep CPU hotplug, module loads and affinity changes off the run" },
+};
+
+/* pid's entry in percpu_kthreads (its comm is PREFIX and a CPU number), or NULL */
+static const struct percpu_kthread *percpu_kthread(const struct ts_analysis *an, int pid)
+{
+	const size_t count = sizeof(percpu_kthreads) / sizeof(percpu_kthreads[0]);
+	const char *comm = ts_comm_get(an, pid), *cpu;
+
+	for (size_t i = 0; comm && i < count; i++) {
+		size_t n = strlen(percpu_kthreads[i].prefix);
+
+		if (strncmp(comm, percpu_kthreads[i].prefix, n))
+			continue;
+		/* the prefix matched, so comm is at least n long */
+		cpu = comm + n;
+		if (!*cpu)
+			continue;
+		while (*cpu >= '0' && *cpu <= '9')
+			cpu++;
+		if (!*cpu)
+			return &percpu_kthreads[i];
+	}
+	return NULL;
+}
+
 /* What --probes or the patched kernel would tell that this source does not. */
 static const char *would_tell(const struct ts_analysis *an)
 {
@@ -660,6 +705,18 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		int kw = is_kworker(an, pids[0]) ? 0 : 1;
 
 		sched_kworker(an, c, pids[!kw], pids[kw], d);
+		return;
+	}
+	if (n >= 2 && (percpu_kthread(an, pids[0]) || percpu_kthread(an, pids[1]))) {
+		int kt = percpu_kthread(an, pids[0]) ? 0 : 1;
+		const struct percpu_kthread *k = percpu_kthread(an, pids[kt]);
+
+		task_name(an, pids[!kt], a, sizeof(a));
+		task_name(an, pids[kt], b, sizeof(b));
+		PUT(d->detail, "%s shared the CPU with %s, %s", a, b, k->what);
+		d->anchor = "percpu-kthread";
+		d->remedy[0] = '\0';
+		PUT(d->remedy, "%s", k->remedy);
 		return;
 	}
 	if (n >= 2) {

@@ -372,6 +372,53 @@ static void sched_kworker(int causes)
 	sched_kworker_queued(causes, 0);
 }
 
+/*
+ * SCHED with a per-CPU kernel thread of the CPU among the top co-runners:
+ * what the thread does and what wakes it, not "pin one elsewhere"; a name
+ * that only looks like one (no CPU number) gets the co-runners' line.
+ */
+static void sched_with(const char *comm)
+{
+	stream_start(0, 1, 0);
+	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	ts_comm_set(&an, 100, "app");
+	task[2] = 100;
+	refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
+	switch_to(2, 110 * MS, 35, comm);
+	switch_to(2, 150 * MS, 100, "app");
+	stop_ok(2, 200 * MS);
+}
+
+static void test_sched_percpu_kthread(void)
+{
+	sched_with("ktimers/2");
+	expect(diagnose(2, 1 * S), "SCHED", "percpu-kthread",
+	       "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): app(100) shared the CPU with "
+	       "ktimers/2(35), PREEMPT_RT's timer softirq thread, woken when a timer expires on "
+	       "the CPU; move the timers that expire there elsewhere (the timer and hrtimer "
+	       "causes name them)");
+	ts_analysis_free(&an);
+
+	sched_with("rcuc/2");
+	expect(diagnose(2, 1 * S), "SCHED", "percpu-kthread",
+	       "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): app(100) shared the CPU with "
+	       "rcuc/2(35), RCU's callback thread (PREEMPT_RT, or rcutree.use_softirq=0); "
+	       "rcu_nocbs= for the isolated CPUs");
+	ts_analysis_free(&an);
+
+	sched_with("ktimers/");
+	expect(diagnose(2, 1 * S), "SCHED", "reason-sched",
+	       "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): app(100) and ktimers/(35) "
+	       "shared the CPU; pin one elsewhere");
+	ts_analysis_free(&an);
+
+	sched_with("ktimers/2x");
+	expect(diagnose(2, 1 * S), "SCHED", "reason-sched",
+	       "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): app(100) and ktimers/2x(35) "
+	       "shared the CPU; pin one elsewhere");
+	ts_analysis_free(&an);
+}
+
 static void test_sched_kworker(void)
 {
 	sched_kworker(1);
@@ -743,6 +790,7 @@ int main(void)
 		{ "diagnosis: shares of the known time", test_shares_of_known },
 		{ "diagnosis: SCHED, co-runners", test_sched_co_runners },
 		{ "diagnosis: SCHED, a kworker's work", test_sched_kworker },
+		{ "diagnosis: SCHED, a per-CPU kernel thread", test_sched_percpu_kthread },
 		{ "diagnosis: SCHED, one task; DEADLINE", test_sched_alone },
 		{ "diagnosis: POSIX_TIMER, its culprit or what would name it", test_posix_timer },
 		{ "diagnosis: other dependencies", test_dependencies },
