@@ -24,6 +24,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diagnosis.h"
@@ -258,30 +259,34 @@ static int is_kworker(const struct ts_analysis *an, int pid)
 /*
  * The per-CPU kernel threads a nohz_full CPU cannot send away: the kernel
  * wakes each on its own CPU for work that CPU made.  "Pin one elsewhere"
- * is no remedy for them; what made the work is.
+ * is no remedy for them; what made the work is.  Those that run SCHED_FIFO
+ * (ktimers, irq_work: PREEMPT_RT's) or in the stop class (migration) never
+ * hold SCHED: sched_can_stop_tick() counts CFS and RR tasks only, so they
+ * ran while something else held it, and are no co-runner of it.
  */
 static const struct percpu_kthread {
 	const char *prefix;	/* the comm up to the CPU number */
+	int holds_sched;	/* a CFS thread: it can make SCHED hold the tick */
 	const char *what;
 	const char *remedy;
 } percpu_kthreads[] = {
-	{ "ktimers/", "PREEMPT_RT's timer softirq thread, woken when a timer expires on the CPU",
-	  "move the timers that expire there elsewhere (the timer and hrtimer causes name them)" },
-	{ "ksoftirqd/", "the softirq thread, woken when softirqs pile up on the CPU",
-	  "move the IRQs that raise them elsewhere (irqaffinity=, the irq causes)" },
-	{ "rcuc/", "RCU's callback thread (PREEMPT_RT, or rcutree.use_softirq=0)",
+	{ "ksoftirqd/", 1, "the softirq thread, woken when softirqs pile up on the CPU",
+	  "move the IRQs and timers that raise them elsewhere (irqaffinity=; the irq and timer causes)" },
+	{ "rcuc/", 1,
+	  "RCU's callback thread (rcutree.use_softirq=0; SCHED_FIFO, and no co-runner, with rcutree.kthread_prio above 0)",
 	  "rcu_nocbs= for the isolated CPUs" },
-	{ "irq_work/", "PREEMPT_RT's irq_work thread",
-	  "find what queues irq_work there: often a tracer or perf waking its reader" },
-	{ "migration/", "the CPU's stopper thread (task migration, stop_machine)",
-	  "keep CPU hotplug, module loads and affinity changes off the run" },
+	{ "ktimers/", 0, NULL, NULL },
+	{ "irq_work/", 0, NULL, NULL },
+	{ "migration/", 0, NULL, NULL },
 };
 
-/* pid's entry in percpu_kthreads (its comm is PREFIX and a CPU number), or NULL */
-static const struct percpu_kthread *percpu_kthread(const struct ts_analysis *an, int pid)
+/* pid's entry in percpu_kthreads (its comm is PREFIX and cpu's number), or NULL */
+static const struct percpu_kthread *percpu_kthread(const struct ts_analysis *an, int pid,
+						   int cpu)
 {
 	const size_t count = sizeof(percpu_kthreads) / sizeof(percpu_kthreads[0]);
-	const char *comm = ts_comm_get(an, pid), *cpu;
+	const char *comm = ts_comm_get(an, pid);
+	char *end;
 
 	for (size_t i = 0; comm && i < count; i++) {
 		size_t n = strlen(percpu_kthreads[i].prefix);
@@ -289,15 +294,20 @@ static const struct percpu_kthread *percpu_kthread(const struct ts_analysis *an,
 		if (strncmp(comm, percpu_kthreads[i].prefix, n))
 			continue;
 		/* the prefix matched, so comm is at least n long */
-		cpu = comm + n;
-		if (!*cpu)
+		if (comm[n] < '0' || comm[n] > '9')
 			continue;
-		while (*cpu >= '0' && *cpu <= '9')
-			cpu++;
-		if (!*cpu)
+		if (strtol(comm + n, &end, 10) == cpu && !*end)
 			return &percpu_kthreads[i];
 	}
 	return NULL;
+}
+
+/* Could this task of the CPU have made SCHED hold the tick? */
+static int holds_sched(const struct ts_analysis *an, const struct ts_cpu *c, int pid)
+{
+	const struct percpu_kthread *k = percpu_kthread(an, pid, c->cpu);
+
+	return !k || k->holds_sched;
 }
 
 /* What --probes or the patched kernel would tell that this source does not. */
@@ -596,12 +606,14 @@ static void sched_kworker(const struct ts_analysis *an, const struct ts_cpu *c, 
 }
 
 /* The co-runners that ran while SCHED held the tick, most of that time first. */
-static int sched_runners(const struct ts_cpu *c, int *pids, int max)
+static int sched_runners(const struct ts_analysis *an, const struct ts_cpu *c, int *pids,
+			 int max)
 {
 	int idx[TS_MAX_TASKS], n = 0;
 
 	for (int i = 0; i < c->nr_tasks; i++)
-		if (c->tasks[i].sched_ns && c->tasks[i].pid > 0)
+		if (c->tasks[i].sched_ns && c->tasks[i].pid > 0 &&
+		    holds_sched(an, c, c->tasks[i].pid))
 			idx[n++] = i;
 	for (int i = 1; i < n; i++)		/* a few: insertion sort */
 		for (int j = i; j > 0; j--) {
@@ -662,15 +674,17 @@ static int lone_sched_explained(const struct ts_analysis *an, int pid, struct ts
 }
 
 /*
- * Did pid run for 90% or more of the time SCHED held the tick?  Others
- * then only passed by (a kworker for a moment): the question is why this
- * one kept it.
+ * Did pid run for 90% or more of the time SCHED held the tick, of the
+ * tasks that can hold it (holds_sched())?  Others then only passed by (a
+ * kworker for a moment): the question is why this one kept it.
  */
-static int mostly_one(const struct ts_cpu *c, int pid)
+static int mostly_one(const struct ts_analysis *an, const struct ts_cpu *c, int pid)
 {
 	uint64_t all = c->tasks_other.sched_ns, its = 0;
 
 	for (int i = 0; i < c->nr_tasks; i++) {
+		if (!holds_sched(an, c, c->tasks[i].pid))
+			continue;
 		all += c->tasks[i].sched_ns;
 		if (c->tasks[i].pid == pid)
 			its = c->tasks[i].sched_ns;
@@ -697,9 +711,9 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		PUT(d->remedy, "record with sched:sched_switch to name them");
 		return;
 	}
-	n = sched_runners(c, pids, 2);
+	n = sched_runners(an, c, pids, 2);
 	/* one task had nearly all of it: why one task kept the tick comes first */
-	if (n >= 2 && mostly_one(c, pids[0]) && lone_sched_explained(an, pids[0], d))
+	if (n >= 2 && mostly_one(an, c, pids[0]) && lone_sched_explained(an, pids[0], d))
 		return;
 	if (n >= 2 && (is_kworker(an, pids[0]) || is_kworker(an, pids[1]))) {
 		int kw = is_kworker(an, pids[0]) ? 0 : 1;
@@ -707,9 +721,10 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		sched_kworker(an, c, pids[!kw], pids[kw], d);
 		return;
 	}
-	if (n >= 2 && (percpu_kthread(an, pids[0]) || percpu_kthread(an, pids[1]))) {
-		int kt = percpu_kthread(an, pids[0]) ? 0 : 1;
-		const struct percpu_kthread *k = percpu_kthread(an, pids[kt]);
+	if (n >= 2 && (percpu_kthread(an, pids[0], c->cpu) ||
+		       percpu_kthread(an, pids[1], c->cpu))) {
+		int kt = percpu_kthread(an, pids[0], c->cpu) ? 0 : 1;
+		const struct percpu_kthread *k = percpu_kthread(an, pids[kt], c->cpu);
 
 		task_name(an, pids[!kt], a, sizeof(a));
 		task_name(an, pids[kt], b, sizeof(b));

@@ -377,6 +377,10 @@ static void sched_kworker(int causes)
  * what the thread does and what wakes it, not "pin one elsewhere"; a name
  * that only looks like one (no CPU number) gets the co-runners' line.
  */
+#define SCHED_ALONE "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): app(100) ran alone: " \
+	"unexplained; a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the tick " \
+	"for one task; tickstat doctor checks both (cgroup-cpu-quota, fair-server)"
+
 static void sched_with(const char *comm)
 {
 	stream_start(0, 1, 0);
@@ -391,32 +395,40 @@ static void sched_with(const char *comm)
 
 static void test_sched_percpu_kthread(void)
 {
-	sched_with("ktimers/2");
+	sched_with("ksoftirqd/2");
 	expect(diagnose(2, 1 * S), "SCHED", "percpu-kthread",
 	       "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): app(100) shared the CPU with "
-	       "ktimers/2(35), PREEMPT_RT's timer softirq thread, woken when a timer expires on "
-	       "the CPU; move the timers that expire there elsewhere (the timer and hrtimer "
-	       "causes name them)");
+	       "ksoftirqd/2(35), the softirq thread, woken when softirqs pile up on the CPU; "
+	       "move the IRQs and timers that raise them elsewhere (irqaffinity=; the irq and "
+	       "timer causes)");
 	ts_analysis_free(&an);
 
 	sched_with("rcuc/2");
 	expect(diagnose(2, 1 * S), "SCHED", "percpu-kthread",
 	       "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): app(100) shared the CPU with "
-	       "rcuc/2(35), RCU's callback thread (PREEMPT_RT, or rcutree.use_softirq=0); "
-	       "rcu_nocbs= for the isolated CPUs");
+	       "rcuc/2(35), RCU's callback thread (rcutree.use_softirq=0; SCHED_FIFO, and no "
+	       "co-runner, with rcutree.kthread_prio above 0); rcu_nocbs= for the isolated CPUs");
 	ts_analysis_free(&an);
 
-	sched_with("ktimers/");
-	expect(diagnose(2, 1 * S), "SCHED", "reason-sched",
-	       "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): app(100) and ktimers/(35) "
-	       "shared the CPU; pin one elsewhere");
-	ts_analysis_free(&an);
+	/* SCHED_FIFO or the stop class: no co-runner of SCHED, app ran alone */
+	for (const char **comm = (const char *[]){ "ktimers/2", "irq_work/2", "migration/2", NULL };
+	     *comm; comm++) {
+		sched_with(*comm);
+		expect(diagnose(2, 1 * S), "SCHED", "reason-sched", SCHED_ALONE);
+		ts_analysis_free(&an);
+	}
 
-	sched_with("ktimers/2x");
-	expect(diagnose(2, 1 * S), "SCHED", "reason-sched",
-	       "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): app(100) and ktimers/2x(35) "
-	       "shared the CPU; pin one elsewhere");
-	ts_analysis_free(&an);
+	/* not the CPU's own thread: another CPU's number, none, or more after it */
+	for (const char **comm = (const char *[]){ "ksoftirqd/3", "ktimers/", "ktimers/2x", NULL };
+	     *comm; comm++) {
+		char line[256];
+
+		sched_with(*comm);
+		snprintf(line, sizeof(line), "CPU 2: tick ran 10.0%% of the window; SCHED (10.0%%): "
+			 "app(100) and %s(35) shared the CPU; pin one elsewhere", *comm);
+		expect(diagnose(2, 1 * S), "SCHED", "reason-sched", line);
+		ts_analysis_free(&an);
+	}
 }
 
 static void test_sched_kworker(void)
