@@ -210,11 +210,20 @@ seed_of() {
 	fi
 }
 
+# A variant's object tree that holds some directories only (config-matrix
+# compiles kernel/time and kernel/sched of each variant) is seeded again
+# for a whole kernel: its other objects are still the seed's of that time,
+# and hz_periodic copied from such a nohz_idle would rebuild nearly all of
+# itself instead of about 40 objects.
 seed_variant() {
 	local seed_obj
 	seed_obj=$build/obj/$tree-$(seed_of "$variant")
-	[ "$kind" != bisect ] && [ "$variant" != nohz_full ] && [ ! -f "$obj/.config" ] &&
-		[ -f "$seed_obj/.config" ] || return 0
+	[ "$kind" != bisect ] && [ "$variant" != nohz_full ] && [ -f "$seed_obj/.config" ] ||
+		return 0
+	if [ -f "$obj/.config" ]; then
+		[ "$targets" = bzImage ] && [ ! -f "$obj/vmlinux" ] && [ -f "$seed_obj/vmlinux" ] ||
+			return 0
+	fi
 	say "COPY $seed_obj -> $obj"
 	"$top/scripts/copy-kernel-objs.sh" "$seed_obj" "$obj"
 }
