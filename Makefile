@@ -179,8 +179,13 @@ check-variants: deps kernel-variants image
 
 # One conformance scenario (or several: NAME="lone-task two-tasks") on the
 # patched kernel, or TREE=stock, debian-6.1, ... (its test module built first)
-scenario: deps kernel-patched kernel-variants image
+scenario: deps kernel-patched image
 	$(Q)case "$(TREE)" in stock) scripts/build-kernel.sh stock nohz_full;; esac
+	$(Q)case "$(TREE)" in patched) \
+		need=" $$(tests/conformance/run --variants-of $(NAME) | tr '\n' ' ')" || exit; \
+		for v in $(KERNEL_VARIANTS); do \
+			case "$$need" in *" $$v "*) scripts/build-kernel.sh patched $$v || exit;; esac; \
+		done;; esac
 	$(Q)scripts/build-kmod.sh $(TREE)
 	$(Q)tests/conformance/run --tree $(TREE) -v $(NAME)
 
