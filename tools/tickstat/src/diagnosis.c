@@ -721,18 +721,22 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		sched_kworker(an, c, pids[!kw], pids[kw], d);
 		return;
 	}
-	if (n >= 2 && (percpu_kthread(an, pids[0], c->cpu) ||
-		       percpu_kthread(an, pids[1], c->cpu))) {
-		int kt = percpu_kthread(an, pids[0], c->cpu) ? 0 : 1;
-		const struct percpu_kthread *k = percpu_kthread(an, pids[kt], c->cpu);
+	/* a CPU's own thread among the two: sched_runners() kept only those that hold SCHED */
+	if (n >= 2) {
+		const struct percpu_kthread *k = percpu_kthread(an, pids[0], c->cpu);
+		int kt = k ? 0 : 1;
 
-		task_name(an, pids[!kt], a, sizeof(a));
-		task_name(an, pids[kt], b, sizeof(b));
-		PUT(d->detail, "%s shared the CPU with %s, %s", a, b, k->what);
-		d->anchor = "percpu-kthread";
-		d->remedy[0] = '\0';
-		PUT(d->remedy, "%s", k->remedy);
-		return;
+		if (!k)
+			k = percpu_kthread(an, pids[1], c->cpu);
+		if (k) {
+			task_name(an, pids[!kt], a, sizeof(a));
+			task_name(an, pids[kt], b, sizeof(b));
+			PUT(d->detail, "%s shared the CPU with %s, %s", a, b, k->what);
+			d->anchor = "percpu-kthread";
+			d->remedy[0] = '\0';
+			PUT(d->remedy, "%s", k->remedy);
+			return;
+		}
 	}
 	if (n >= 2) {
 		task_name(an, pids[0], a, sizeof(a));
