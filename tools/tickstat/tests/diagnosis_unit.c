@@ -372,15 +372,18 @@ static void sched_kworker(int causes)
 	sched_kworker_queued(causes, 0);
 }
 
-/*
- * SCHED with a per-CPU kernel thread of the CPU among the top co-runners:
- * what the thread does and what wakes it, not "pin one elsewhere"; a name
- * that only looks like one (no CPU number) gets the co-runners' line.
- */
 #define SCHED_ALONE "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): app(100) ran alone: " \
 	"unexplained; a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the tick " \
 	"for one task; tickstat doctor checks both (cgroup-cpu-quota, fair-server)"
 
+/*
+ * SCHED held while app shared CPU 2 with a task named comm.  A CFS thread
+ * of the CPU's own (ksoftirqd/2, rcuc/2) gets what it does and what wakes
+ * it, not "pin one elsewhere"; a SCHED_FIFO or stop-class one (ktimers/2,
+ * irq_work/2, migration/2) is no co-runner, so app ran alone; a name that
+ * only looks like one (another CPU's number, none, more after it) gets
+ * the co-runners' line.
+ */
 static void sched_with(const char *comm)
 {
 	stream_start(0, 1, 0);
