@@ -122,7 +122,8 @@ demo: deps kernel-patched image
 # which another job then takes.  Its tests write their TAP into build/check/.
 # The second stage runs every other test, one at a time: the guests measure
 # time, and a host busy with other work changes what they see.  At the end,
-# scripts/phases prints how long each phase took.
+# scripts/phases prints how long each phase took, and the failures are
+# printed once more after that table: CI keeps a long log's tail.
 CHECK := $(BUILD)/check
 # the tests that need only the tools, the fixtures and Debian's packages
 TOOL_TESTS := host/analysis-owner host/bad-outputs host/check-gate host/completion host/deb.test host/install \
@@ -141,8 +142,10 @@ check: check-start
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(TIMED) "stage 1: builds and the tests without a guest (make -j2)" \
 		$(MAKE) -j2 --no-print-directory check-stage1 TICKSTAT_PHASES=$(CHECK)/stage1.tsv
-	$(Q)tests/run-tests $$(for f in $(CHECK)/*.tap; do printf -- '--earlier %s ' "$$f"; done); rc=$$?; \
-		scripts/phases $(PHASES) $(BUILD)/check-phases.txt; exit $$rc
+	$(Q){ tests/run-tests $$(for f in $(CHECK)/*.tap; do printf -- '--earlier %s ' "$$f"; done); \
+		echo $$? >$(CHECK)/stage2.rc; } | tee $(CHECK)/stage2.out; \
+		scripts/phases $(PHASES) $(BUILD)/check-phases.txt; rc=$$(cat $(CHECK)/stage2.rc 2>/dev/null || echo 1); \
+		[ "$$rc" = 0 ] || sed -n '/^# the failures again:$$/,$$p' $(CHECK)/stage2.out; exit $$rc
 
 check-start:
 	@rm -rf $(CHECK)
