@@ -1052,14 +1052,14 @@ def check_ipis(s: Scenario, n: int) -> None:
     # measured); check_vectors() matches every IPI against /proc/interrupts.
     # A remote wake-up is a call_function_single IPI where the scheduler
     # queues it to the woken CPU (TTWU_QUEUE), and a reschedule IPI on
-    # PREEMPT_RT, which turns that off: 103 reschedule and 117
-    # call_function_single on Debian's 6.12, 118 and 102 on its 6.12-rt,
-    # 112 and 101 on its 6.1-rt (measured).
+    # PREEMPT_RT, which turns that off: 103 reschedule and 117-121
+    # call_function_single on Debian's 6.12 (121 in CI's run of stop 34),
+    # 118 and 102 on its 6.12-rt, 112 and 101 on its 6.1-rt (measured).
     more_res = 30 if s.preempt_rt else 10
     s.within(f"CPU1 reschedule IPIs (ipi signalled {n} times)", n, n + more_res,
              res.get("count"))
-    s.within(f"CPU1 call_function_single IPIs (membarrier {n} times; 101-117 measured)",
-             n, n + 20, cal[1].get("count"))
+    s.within(f"CPU1 call_function_single IPIs (membarrier {n} times; 101-121 measured)",
+             n, n + 30, cal[1].get("count"))
     s.within("CPU1 reschedule IPIs that found the tick stopped", n - 2, n + more_res,
              res.get("while_stopped"))
 
