@@ -228,6 +228,7 @@ def check_diagnosis(s: Scenario) -> None:
         s.expect(f"CPU{n} diagnosis: a line, a remedy, a cookbook section",
                  d["line"].startswith(f"CPU {n}: ") and d["remedy"] and
                  d["cookbook"].split("#")[-1] in anchors, "complete", d)
+    check_sched_why(s, anchors)
     want = dict(DIAGNOSIS.get(s.name, {}))
     if s.name in ("rcu", "rcu-exp") and not (s.patched or s.first_scope):
         want = {2: want[2] + ("SCHED",)}
@@ -252,6 +253,36 @@ def check_diagnosis(s: Scenario) -> None:
         if causes == TICKLESS:
             s.expect(f"CPU{n} diagnosis says tickless", d["line"].startswith(f"CPU {n}: tickless"),
                      "tickless", d["line"])
+
+
+def check_sched_why(s: Scenario, anchors: set) -> None:
+    """Every SCHED reason says why, the main cause or not (a reason's
+    "why"): never a bare SCHED.  Where the scenario makes the cause, the
+    why names it: the two tasks, the cgroup quota, 6.12's fair server."""
+    for c in s.report["cpus"]:
+        for r in c["reasons"]:
+            if r["reason"] != "SCHED":
+                continue
+            w, n = r.get("why"), c["cpu"]
+            s.expect(f"CPU{n} SCHED says why: a detail, a remedy, a cookbook section",
+                     bool(w and w["detail"] and w["remedy"] and
+                          w["cookbook"].split("#")[-1] in anchors), "complete", w)
+    sched = next((r for r in s.cpu(1)["reasons"] if r["reason"] == "SCHED"), None)
+    why = (sched or {}).get("why") or {}
+    if s.name == "two-tasks":
+        s.expect("CPU1 SCHED why: the two spinners shared the CPU",
+                 why.get("detail", "").count("spin(") >= 2 and "shared the CPU" in why["detail"],
+                 "spin(A) and spin(B) shared the CPU", why)
+    elif s.name == "cpu-quota" and s.release >= (6, 6) and \
+            (s.dir / "cpu.max").read_text().split()[0] != "no":
+        s.expect("CPU1 SCHED why: the cgroup CPU quota",
+                 why.get("cookbook", "").endswith("#cgroup-cpu-quota"), "cgroup-cpu-quota", why)
+    elif s.name == "lone-task" and s.fair_server.get(1) and sched:
+        # the spinner alone; its SCHED moments are the fair server's, whose
+        # replenishment timer the recording saw armed on CPU 1
+        s.expect("CPU1 SCHED why: the fair server, its timer armed there",
+                 why.get("cookbook", "").endswith("#fair-server") and
+                 "(dl_task_timer) was armed" in why.get("detail", ""), "fair-server", why)
 
 
 def check_loc(s: Scenario, c: dict) -> None:

@@ -641,20 +641,48 @@ static int kernel_version(const struct ts_analysis *an)
 }
 
 /*
+ * How often the fair server's replenishment timer (dl_task_timer) was armed
+ * for this CPU: a throttled server arms it, and a CPU with no
+ * SCHED_DEADLINE task has no other user of it.  -1 when the source did not
+ * record hrtimer armings.
+ */
+static int64_t dl_timer_armed(const struct ts_analysis *an, const struct ts_cpu *c)
+{
+	char name[TS_CAUSE_NAME + 32];
+
+	if (!(ts_analysis_armers_known(an) & 1u << TS_CAUSE_HRTIMER))
+		return -1;
+	for (int i = 0; i < c->nr_causes; i++) {
+		const struct ts_cause *k = &c->causes[i];
+
+		if (k->type != TS_CAUSE_HRTIMER)
+			continue;
+		ts_cause_name(an, k, name, sizeof(name));
+		/* a symbol may carry its offset: "dl_task_timer+0x0" */
+		if (!strncmp(name, "dl_task_timer", 13) && (!name[13] || name[13] == '+'))
+			return (int64_t)k->armed;
+	}
+	return 0;
+}
+
+/*
  * SCHED held while one task ran: the task's cgroup CPU quota (the recorder
  * read it) keeps the tick since 6.6; with no quota on 6.12 and later, the
- * fair server.  Returns 1 when it says which, 0 when the data cannot.
+ * fair server, and its timer's armings where they were recorded.  A quota
+ * that could not be read (no cgroup v2 where the task ran) leaves the fair
+ * server to its timer alone: armed here, it was there.  Returns 1 when it
+ * says which, 0 when the data cannot.
  */
-static int lone_sched_explained(const struct ts_analysis *an, int pid, struct ts_diagnosis *d)
+static int lone_sched_explained(const struct ts_analysis *an, const struct ts_cpu *c, int pid,
+				struct ts_diagnosis *d)
 {
 	const struct ts_quota *q = ts_analysis_quota(an, pid);
 	int version = kernel_version(an);
+	int64_t armed = dl_timer_armed(an, c);
 	char task[SAFE_LEN + 16];
 
-	if (!q)
-		return 0;
 	task_name(an, pid, task, sizeof(task));
-	if (q->quota_us >= 0 && version >= 6006) {
+	if (q && q->quota_us >= 0 && version >= 6006) {
 		PUT(d->detail, "%s ran alone under a cgroup CPU quota (cpu.max %" PRId64 " %" PRIu64
 		    "), which keeps the tick since 6.6", task, q->quota_us, q->period_us);
 		d->anchor = "cgroup-cpu-quota";
@@ -662,15 +690,21 @@ static int lone_sched_explained(const struct ts_analysis *an, int pid, struct ts
 		PUT(d->remedy, "remove the quota on isolated CPUs (echo max > its cgroup's cpu.max)");
 		return 1;
 	}
-	if (q->quota_us < 0 && version >= 6012) {
-		PUT(d->detail, "%s ran alone without a CPU quota: on 6.12 and later the fair server "
-		    "(the deadline server for CFS tasks) holds the tick about once a second", task);
-		d->anchor = "fair-server";
-		d->remedy[0] = '\0';
-		PUT(d->remedy, "set /sys/kernel/debug/sched/fair_server/cpuN/runtime to 0 on isolated CPUs, if RT starvation is not a risk");
-		return 1;
-	}
-	return 0;
+	if (version < 6012 || (!q && armed <= 0))
+		return 0;
+	PUT(d->detail, "%s ran alone %s: on 6.12 and later the fair server (the deadline server "
+	    "for CFS tasks) holds the tick about once a second", task,
+	    q ? "without a CPU quota" : "(its CPU quota unknown)");
+	if (armed == 1)
+		PUT(d->detail, "; its timer (dl_task_timer) was armed once here");
+	else if (armed > 1)
+		PUT(d->detail, "; its timer (dl_task_timer) was armed %" PRId64 " times here", armed);
+	else if (!armed)
+		PUT(d->detail, "; but its timer (dl_task_timer) was never armed here");
+	d->anchor = "fair-server";
+	d->remedy[0] = '\0';
+	PUT(d->remedy, "set /sys/kernel/debug/sched/fair_server/cpuN/runtime to 0 on isolated CPUs, if RT starvation is not a risk");
+	return 1;
 }
 
 /*
@@ -713,7 +747,7 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 	}
 	n = sched_runners(an, c, pids, 2);
 	/* one task had nearly all of it: why one task kept the tick comes first */
-	if (n >= 2 && mostly_one(an, c, pids[0]) && lone_sched_explained(an, pids[0], d))
+	if (n >= 2 && mostly_one(an, c, pids[0]) && lone_sched_explained(an, c, pids[0], d))
 		return;
 	if (n >= 2 && (is_kworker(an, pids[0]) || is_kworker(an, pids[1]))) {
 		int kw = is_kworker(an, pids[0]) ? 0 : 1;
@@ -753,15 +787,23 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		sched_kworker(an, c, -1, pids[0], d);
 		return;
 	}
-	if (n == 1 && lone_sched_explained(an, pids[0], d))
+	if (n == 1 && lone_sched_explained(an, c, pids[0], d))
 		return;
-	if (n == 1)
+	if (n == 1 && !ts_analysis_quota(an, pids[0]))
+		PUT(d->detail, "%s ran alone: unexplained, its cgroup CPU quota unknown (no cgroup v2 "
+		    "where it ran, or it was gone); %s", task_name(an, pids[0], a, sizeof(a)),
+		    "a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the tick for one task");
+	else if (n == 1)
 		PUT(d->detail, "%s ran alone: unexplained; %s", task_name(an, pids[0], a, sizeof(a)),
 		    "a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the tick for one task");
-	else
-		PUT(d->detail, "no task was seen running while it held the tick");
 	d->remedy[0] = '\0';
-	PUT(d->remedy, "tickstat doctor checks both (cgroup-cpu-quota, fair-server)");
+	if (n == 0) {
+		/* no co-runner to blame, and no quota or fair server to look for */
+		PUT(d->detail, "no task was seen running while it held the tick");
+		PUT(d->remedy, "see what was woken here (tickstat record -e sched:sched_wakeup)");
+	} else {
+		PUT(d->remedy, "tickstat doctor checks both (cgroup-cpu-quota, fair-server)");
+	}
 	if (!an->caps.dep_events)
 		PUT(d->remedy, "; %s would name the scheduling class", would_tell(an));
 }
@@ -901,6 +943,21 @@ void ts_diagnose(const struct ts_analysis *an, const struct ts_cpu *c, struct ts
 		diag_reason(an, c, &m, d);
 	}
 	doctor_saw(an, c, d);
+}
+
+/*
+ * ts_explain_sched - why SCHED held a CPU's tick, as the diagnosis says it
+ * when SCHED is the main cause: the tasks that shared the CPU, a lone
+ * task's CPU quota or the fair server, or that nothing in the data tells.
+ * The reports give it beside every SCHED reason, the main cause or not, so
+ * that SCHED is never left bare.
+ */
+void ts_explain_sched(const struct ts_analysis *an, const struct ts_cpu *c, struct ts_diagnosis *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->cpu = c->cpu;
+	set_cause(d, "SCHED");
+	diag_sched(an, c, d);
 }
 
 /* ts_table_diagnosis - the table's first section: a line per CPU */

@@ -37,6 +37,7 @@ struct ts_diag_rule {
 };
 
 void ts_diagnose(const struct ts_analysis *an, const struct ts_cpu *c, struct ts_diagnosis *d);
+void ts_explain_sched(const struct ts_analysis *an, const struct ts_cpu *c, struct ts_diagnosis *d);
 const struct ts_diag_rule *ts_diag_rule_of(const char *name);
 void ts_table_diagnosis(FILE *f, const struct ts_analysis *an);
 void ts_json_diagnosis(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c);

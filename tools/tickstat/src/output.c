@@ -154,6 +154,13 @@ static void table_reasons(FILE *f, const struct ts_analysis *an, const struct ts
 				r->class == TS_RC_DEP ? ts_scope_name(r->scope) : "-", detail,
 				dur(t, 16, r->time_ns), pct(s, 16, ts_share(r->time_ns, running)),
 				r->events);
+			if (r->class == TS_RC_DEP && r->value == 2 && r->time_ns) {
+				struct ts_diagnosis why;
+
+				ts_explain_sched(an, c, &why);
+				fprintf(f, "  %3d   why SCHED: %s; %s [#%s]\n", c->cpu, why.detail,
+					why.remedy, why.anchor);
+			}
 		}
 		more_not_shown(f, c->cpu, n, o->top);
 		if (c->reasons_dropped)
@@ -488,6 +495,19 @@ static void json_sched_split(FILE *f, const struct ts_analysis *an, const struct
 	fputc('}', f);
 }
 
+/* Why SCHED held the tick: never a bare SCHED (ts_explain_sched) */
+static void json_sched_why(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c)
+{
+	struct ts_diagnosis why;
+
+	ts_explain_sched(an, c, &why);
+	fputs(",\"why\":{\"detail\":", f);
+	json_str(f, why.detail);
+	fputs(",\"remedy\":", f);
+	json_str(f, why.remedy);
+	fprintf(f, ",\"cookbook\":\"docs/cookbook.md#%s\"}", why.anchor);
+}
+
 static void json_reasons(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c)
 {
 	int order[TS_MAX_REASONS], n = ts_reason_order(c, order);
@@ -511,10 +531,12 @@ static void json_reasons(FILE *f, const struct ts_analysis *an, const struct ts_
 			json_str(f, ts_sched_name(detail));
 		else
 			fputs("null", f);
-		if (r->class == TS_RC_DEP && r->value == 2)
+		if (r->class == TS_RC_DEP && r->value == 2) {
 			json_sched_split(f, an, c);
-		else
-			fputs(",\"detail_ns\":null", f);
+			json_sched_why(f, an, c);
+		} else {
+			fputs(",\"detail_ns\":null,\"why\":null", f);
+		}
 		fprintf(f, ",\"value\":%d,\"time_ns\":%" PRIu64 ",\"events\":%" PRIu64 "}",
 			r->value, r->time_ns, r->events);
 	}

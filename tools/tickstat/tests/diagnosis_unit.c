@@ -373,7 +373,8 @@ static void sched_kworker(int causes)
 }
 
 #define SCHED_ALONE "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): app(100) ran alone: " \
-	"unexplained; a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the tick " \
+	"unexplained, its cgroup CPU quota unknown (no cgroup v2 where it ran, or it was gone); " \
+	"a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the tick " \
 	"for one task; tickstat doctor checks both (cgroup-cpu-quota, fair-server)"
 
 /*
@@ -469,7 +470,8 @@ static void test_sched_alone(void)
 	stop_ok(2, 300 * MS);
 	expect(diagnose(2, 1 * S), "SCHED", "reason-sched",
 	       "CPU 2: tick ran 20.0% of the window; SCHED (20.0%): app(100) ran alone: "
-	       "unexplained; a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the "
+	       "unexplained, its cgroup CPU quota unknown (no cgroup v2 where it ran, or it was "
+	       "gone); a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the "
 	       "tick for one task; tickstat doctor checks both (cgroup-cpu-quota, fair-server)");
 	ts_analysis_free(&an);
 
@@ -482,7 +484,8 @@ static void test_sched_alone(void)
 	stop_ok(2, 300 * MS);
 	expect(diagnose(2, 1 * S), "SCHED", "reason-sched",
 	       "CPU 2: tick ran 20.0% of the window; SCHED (20.0%): app(100) ran alone: "
-	       "unexplained; a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the "
+	       "unexplained, its cgroup CPU quota unknown (no cgroup v2 where it ran, or it was "
+	       "gone); a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the "
 	       "tick for one task; tickstat doctor checks both (cgroup-cpu-quota, fair-server); "
 	       "--probes or the patched kernel would name the scheduling class");
 	ts_analysis_free(&an);
@@ -503,7 +506,8 @@ static void test_sched_alone(void)
 			  "cgroup's cpu.max)" },
 			{ "6.12.57+deb13-amd64", -1, "fair-server",
 			  "app(100) ran alone without a CPU quota: on 6.12 and later the fair server "
-			  "(the deadline server for CFS tasks) holds the tick about once a second; set "
+			  "(the deadline server for CFS tasks) holds the tick about once a second; but "
+			  "its timer (dl_task_timer) was never armed here; set "
 			  "/sys/kernel/debug/sched/fair_server/cpuN/runtime to 0 on isolated CPUs, if RT "
 			  "starvation is not a risk" },
 			{ "6.6.1", 50000, "cgroup-cpu-quota",
@@ -524,6 +528,60 @@ static void test_sched_alone(void)
 		CU_ASSERT_EQUAL(ts_analysis_set_quota(&an, 100, cases[k].quota,
 						      cases[k].quota < 0 ? 0 : 100000), 0);
 		task[2] = 100;
+		refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
+		stop_ok(2, 300 * MS);
+		snprintf(want, sizeof(want), "CPU 2: tick ran 20.0%% of the window; SCHED (20.0%%): %s",
+			 cases[k].line);
+		expect(diagnose(2, 1 * S), "SCHED", cases[k].anchor, want);
+		ts_analysis_free(&an);
+	}
+
+	/*
+	 * The fair server's evidence: its timer (dl_task_timer) armed for the
+	 * CPU, as a symbol with or without its offset.  With the quota unknown
+	 * (no cgroup v2 where the task ran) the timer alone names it; with
+	 * neither, SCHED stays unexplained and says what is missing.
+	 */
+	for (int k = 0; k < 3; k++) {
+		static const struct {
+			int64_t quota;		/* -1 none, -2 unknown */
+			const char *symbol;
+			int armings;
+			const char *anchor, *line;
+		} cases[] = {
+			{ -1, "dl_task_timer", 3, "fair-server",
+			  "app(100) ran alone without a CPU quota: on 6.12 and later the fair server "
+			  "(the deadline server for CFS tasks) holds the tick about once a second; its "
+			  "timer (dl_task_timer) was armed 3 times here; set "
+			  "/sys/kernel/debug/sched/fair_server/cpuN/runtime to 0 on isolated CPUs, if RT "
+			  "starvation is not a risk" },
+			{ -2, "dl_task_timer+0x0", 2, "fair-server",
+			  "app(100) ran alone (its CPU quota unknown): on 6.12 and later the fair server "
+			  "(the deadline server for CFS tasks) holds the tick about once a second; its "
+			  "timer (dl_task_timer) was armed 2 times here; set "
+			  "/sys/kernel/debug/sched/fair_server/cpuN/runtime to 0 on isolated CPUs, if RT "
+			  "starvation is not a risk" },
+			{ -2, "dl_task_timer_other", 2, "reason-sched",
+			  "app(100) ran alone: unexplained, its cgroup CPU quota unknown (no cgroup v2 "
+			  "where it ran, or it was gone); a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 "
+			  "fair server keep the tick for one task; tickstat doctor checks both "
+			  "(cgroup-cpu-quota, fair-server)" },
+		};
+		char want[640];
+
+		stream_start(0, 1, 1);
+		ts_analysis_set_kernel(&an, "6.12.57+deb13-amd64");
+		ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
+		ts_comm_set(&an, 100, "app");
+		ts_caller_set(&an, 0xd1, cases[k].symbol);
+		if (cases[k].quota != -2)
+			CU_ASSERT_EQUAL(ts_analysis_set_quota(&an, 100, cases[k].quota, 0), 0);
+		task[2] = 100;
+		for (int i = 0; i < cases[k].armings; i++)
+			feed(&(struct ts_event){ .kind = TS_EV_ARM, .cpu = 2, .ts = (10 + i) * MS,
+						 .pid = 100, .arm = { .type = TS_CAUSE_HRTIMER,
+								      .function = 0xd1, .inst = 0xd2,
+								      .target = 2 } });
 		refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
 		stop_ok(2, 300 * MS);
 		snprintf(want, sizeof(want), "CPU 2: tick ran 20.0%% of the window; SCHED (20.0%%): %s",
@@ -760,6 +818,7 @@ static void table_of(FILE *f, const struct ts_analysis *a, const struct ts_cpu *
 /* The table's block and the JSON's object carry the same diagnosis; names stay escaped. */
 static void test_outputs(void)
 {
+	struct ts_diagnosis why;
 	char *got;
 
 	stream_start(0, 1, 0);
@@ -792,6 +851,44 @@ static void test_outputs(void)
 		"\"remedy\":\"pin one elsewhere\",\"doctor\":null,"
 		"\"cookbook\":\"docs/cookbook.md#reason-sched\"}");
 	free(got);
+	ts_explain_sched(&an, an.cpus[2], &why);
+	CU_ASSERT_STRING_EQUAL(why.cause, "SCHED");
+	CU_ASSERT_STRING_EQUAL(why.detail, "a\\x0ab(100) and caf\xc3\xa9(200) shared the CPU");
+	CU_ASSERT_STRING_EQUAL(why.anchor, "reason-sched");
+	ts_analysis_free(&an);
+
+	/*
+	 * SCHED that is not the main cause is explained all the same: a lone
+	 * task on 6.12 kept the tick 0.5% of the window (tickless), its fair
+	 * server's timer armed there; and SCHED with no task seen running.
+	 */
+	stream_start(0, 1, 1);
+	ts_analysis_set_kernel(&an, "6.12.57+deb13-amd64");
+	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	ts_analysis_set_initial(&an, 3, TS_TICK_STOPPED, TS_IDLE_IDLE);
+	ts_comm_set(&an, 100, "app");
+	ts_caller_set(&an, 0xd1, "dl_task_timer");
+	task[2] = 100;
+	feed(&(struct ts_event){ .kind = TS_EV_ARM, .cpu = 2, .ts = 10 * MS, .pid = 100,
+				 .arm = { .type = TS_CAUSE_HRTIMER, .function = 0xd1, .inst = 0xd2,
+					  .target = 2 } });
+	refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
+	stop_ok(2, 105 * MS);
+	refuse(3, 200 * MS, TS_SCOPE_CPU, 2);
+	stop_ok(3, 201 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	ts_diagnose(&an, an.cpus[2], &why);
+	CU_ASSERT_STRING_EQUAL(why.cause, "TICKLESS");
+	ts_explain_sched(&an, an.cpus[2], &why);
+	CU_ASSERT_STRING_EQUAL(why.anchor, "fair-server");
+	CU_ASSERT_PTR_NOT_NULL(strstr(why.detail, "app(100) ran alone (its CPU quota unknown): "
+					"on 6.12 and later the fair server"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why.detail, "dl_task_timer) was armed once here"));
+	ts_explain_sched(&an, an.cpus[3], &why);
+	CU_ASSERT_STRING_EQUAL(why.anchor, "reason-sched");
+	CU_ASSERT_STRING_EQUAL(why.detail, "no task was seen running while it held the tick");
+	CU_ASSERT_STRING_EQUAL(why.remedy,
+			       "see what was woken here (tickstat record -e sched:sched_wakeup)");
 	ts_analysis_free(&an);
 }
 
