@@ -251,8 +251,8 @@ def render(results: list[dict]) -> str:
         "by `tests/conformance/run` as on a stock kernel (all but `patched`). Debian's images "
         "come from the archive with `apt-get download` (`scripts/debian-kernel.py`); "
         "`make check` runs the stock side on `debian-6.1`, the short scenarios and the "
-        "causes (causes, work-irq) on `debian-6.12` and `debian-6.1-rt`, and the causes on "
-        "`debian-6.12-rt` (tests/guest/debian-kernels.test).",
+        "causes (causes, work-irq) on `debian-6.12`, `debian-6.1-rt` and `debian-6.12-rt` "
+        "(tests/guest/debian-kernels.test).",
         "",
         "## Kernels",
         "",

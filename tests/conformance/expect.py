@@ -236,9 +236,16 @@ def check_diagnosis(s: Scenario) -> None:
         want = {}       # CPU 0's tick state is unknown there
     # 6.12's fair server holds a lone task's tick about once a second: the
     # IPIs' spinner kept CPU 1's tick 1.2% of the window once (SCHED, over
-    # the 1% a tickless CPU may tick), 0.1% another time
-    if s.name == "causes" and s.fair_server.get(1):
+    # the 1% a tickless CPU may tick), 0.1% another time; lone-task's
+    # spinner 1.1% once on Debian's 6.12-rt, on a loaded host.  SCHED is
+    # then right only as the fair server's.
+    fair_sched = s.name in ("causes", "lone-task") and s.fair_server.get(1)
+    if fair_sched:
         want[1] = want[1] + ("SCHED",)
+        d = s.cpu(1)["diagnosis"]
+        if d["cause"] == "SCHED":
+            s.expect("CPU1 diagnosis SCHED: the fair server",
+                     d["cookbook"].endswith("#fair-server"), "fair-server", d["line"])
     if s.name == "cpu-quota" and (s.dir / "cpu.max").read_text().split()[0] != "no":
         want = {1: ("SCHED",) if s.release >= (6, 6) else TICKLESS}
         if s.release >= (6, 6):
@@ -250,7 +257,7 @@ def check_diagnosis(s: Scenario) -> None:
         d = s.cpu(n)["diagnosis"]
         s.expect(f"CPU{n} diagnosis: {' or '.join(causes)}", d["cause"] in causes, causes,
                  d["line"])
-        if causes == TICKLESS:
+        if causes == TICKLESS and not (fair_sched and n == 1 and d["cause"] == "SCHED"):
             s.expect(f"CPU{n} diagnosis says tickless", d["line"].startswith(f"CPU {n}: tickless"),
                      "tickless", d["line"])
 
