@@ -145,7 +145,7 @@ check: check-start
 	$(Q){ tests/run-tests $$(for f in $(CHECK)/*.tap; do printf -- '--earlier %s ' "$$f"; done); \
 		echo $$? >$(CHECK)/stage2.rc; } | tee $(CHECK)/stage2.out; \
 		scripts/phases $(PHASES) $(BUILD)/check-phases.txt; rc=$$(cat $(CHECK)/stage2.rc 2>/dev/null || echo 1); \
-		[ "$$rc" = 0 ] || sed -n '/^# the failures again:$$/,$$p' $(CHECK)/stage2.out; exit $$rc
+		[ "$$rc" = 0 ] || sed -n '/^# the failures again:$$/,$$p' $(CHECK)/stage2.out; exit "$${rc:-1}"
 
 check-start:
 	@rm -rf $(CHECK)

@@ -648,9 +648,11 @@ static int kernel_version(const struct ts_analysis *an)
  */
 static int64_t dl_timer_armed(const struct ts_analysis *an, const struct ts_cpu *c)
 {
-	char name[TS_CAUSE_NAME + 32];
+	static const char fn[] = "dl_task_timer";
+	const size_t len = sizeof(fn) - 1;
+	char name[NAME_LEN];
 
-	if (!(ts_analysis_armers_known(an) & 1u << TS_CAUSE_HRTIMER))
+	if (!(ts_analysis_armers_known(an) & (1u << TS_CAUSE_HRTIMER)))
 		return -1;
 	for (int i = 0; i < c->nr_causes; i++) {
 		const struct ts_cause *k = &c->causes[i];
@@ -659,10 +661,26 @@ static int64_t dl_timer_armed(const struct ts_analysis *an, const struct ts_cpu 
 			continue;
 		ts_cause_name(an, k, name, sizeof(name));
 		/* a symbol may carry its offset: "dl_task_timer+0x0" */
-		if (!strncmp(name, "dl_task_timer", 13) && (!name[13] || name[13] == '+'))
+		if (!strncmp(name, fn, len) && (!name[len] || name[len] == '+'))
 			return (int64_t)k->armed;
 	}
-	return 0;
+	/* hrtimers beyond the table were summed: it may be among them */
+	return c->causes_other[TS_CAUSE_HRTIMER].armed ? -1 : 0;
+}
+
+#define FAIR_SERVER_REMEDY \
+	"set /sys/kernel/debug/sched/fair_server/cpuN/runtime to 0 on isolated CPUs, " \
+	"if RT starvation is not a risk"
+#define QUOTA_REMEDY	"remove the quota on isolated CPUs (echo max > its cgroup's cpu.max)"
+
+/* Why a task's quota is unknown: the source carries none, or the recorder could not read it */
+static const char *quota_unknown_why(const struct ts_analysis *an)
+{
+	if (an->causes_recorded < 0)
+		return "the source does not record quotas: record with tickstat";
+	if (an->quotas_dropped)
+		return "no cgroup v2 where it ran, it was gone, or more tasks ran than it keeps";
+	return "no cgroup v2 where it ran, or it was gone";
 }
 
 /*
@@ -687,7 +705,7 @@ static int lone_sched_explained(const struct ts_analysis *an, const struct ts_cp
 		    "), which keeps the tick since 6.6", task, q->quota_us, q->period_us);
 		d->anchor = "cgroup-cpu-quota";
 		d->remedy[0] = '\0';
-		PUT(d->remedy, "remove the quota on isolated CPUs (echo max > its cgroup's cpu.max)");
+		PUT(d->remedy, "%s", QUOTA_REMEDY);
 		return 1;
 	}
 	if (version < 6012 || (!q && armed <= 0))
@@ -698,12 +716,13 @@ static int lone_sched_explained(const struct ts_analysis *an, const struct ts_cp
 	if (armed == 1)
 		PUT(d->detail, "; its timer (dl_task_timer) was armed once here");
 	else if (armed > 1)
-		PUT(d->detail, "; its timer (dl_task_timer) was armed %" PRId64 " times here", armed);
+		PUT(d->detail, "; its timer (dl_task_timer) was armed %" PRId64 " times here",
+		    armed);
 	else if (!armed)
 		PUT(d->detail, "; but its timer (dl_task_timer) was never armed here");
 	d->anchor = "fair-server";
 	d->remedy[0] = '\0';
-	PUT(d->remedy, "set /sys/kernel/debug/sched/fair_server/cpuN/runtime to 0 on isolated CPUs, if RT starvation is not a risk");
+	PUT(d->remedy, "%s", FAIR_SERVER_REMEDY);
 	return 1;
 }
 
@@ -737,6 +756,21 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		PUT(d->detail, "a SCHED_DEADLINE task is queued: deadline tasks keep the tick by design");
 		d->remedy[0] = '\0';
 		PUT(d->remedy, "nothing, or run it on a CPU that is not isolated");
+		return;
+	}
+	if (detail == 4) {			/* FAIR_SERVER: the kernel says so */
+		PUT(d->detail, "%s", "the kernel names the fair server (the deadline server for CFS "
+		    "tasks)");
+		d->anchor = "fair-server";
+		d->remedy[0] = '\0';
+		PUT(d->remedy, "%s", FAIR_SERVER_REMEDY);
+		return;
+	}
+	if (detail == 5) {			/* CFS_BANDWIDTH: the kernel says so */
+		PUT(d->detail, "the kernel names a CFS bandwidth quota (a cgroup's cpu.max)");
+		d->anchor = "cgroup-cpu-quota";
+		d->remedy[0] = '\0';
+		PUT(d->remedy, "%s", QUOTA_REMEDY);
 		return;
 	}
 	if (!an->caps.sched_switch) {
@@ -790,17 +824,23 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 	if (n == 1 && lone_sched_explained(an, c, pids[0], d))
 		return;
 	if (n == 1 && !ts_analysis_quota(an, pids[0]))
-		PUT(d->detail, "%s ran alone: unexplained, its cgroup CPU quota unknown (no cgroup v2 "
-		    "where it ran, or it was gone); %s", task_name(an, pids[0], a, sizeof(a)),
+		PUT(d->detail, "%s ran alone: unexplained, its cgroup CPU quota unknown (%s); %s",
+		    task_name(an, pids[0], a, sizeof(a)), quota_unknown_why(an),
 		    "a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the tick for one task");
 	else if (n == 1)
 		PUT(d->detail, "%s ran alone: unexplained; %s", task_name(an, pids[0], a, sizeof(a)),
 		    "a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the tick for one task");
 	d->remedy[0] = '\0';
-	if (n == 0) {
+	if (n == 0 && c->tasks_other.sched_ns) {
+		/* the table of co-runners was full: the ones that held it are summed */
+		PUT(d->detail, "tasks beyond the co-runners table (its first %d) held it",
+		    TS_MAX_TASKS);
+		PUT(d->remedy, "see tickstat report --top for the tasks on the CPU");
+	} else if (n == 0) {
 		/* no co-runner to blame, and no quota or fair server to look for */
 		PUT(d->detail, "no task was seen running while it held the tick");
-		PUT(d->remedy, "see what was woken here (tickstat record -e sched:sched_wakeup)");
+		PUT(d->remedy, "see what was woken here (tickstat record -e sched:sched_wakeup, "
+		    "then trace-cmd report the recording)");
 	} else {
 		PUT(d->remedy, "tickstat doctor checks both (cgroup-cpu-quota, fair-server)");
 	}

@@ -154,7 +154,7 @@ static void table_reasons(FILE *f, const struct ts_analysis *an, const struct ts
 				r->class == TS_RC_DEP ? ts_scope_name(r->scope) : "-", detail,
 				dur(t, 16, r->time_ns), pct(s, 16, ts_share(r->time_ns, running)),
 				r->events);
-			if (r->class == TS_RC_DEP && r->value == 2 && r->time_ns) {
+			if (r->class == TS_RC_DEP && r->value == 2) {
 				struct ts_diagnosis why;
 
 				ts_explain_sched(an, c, &why);

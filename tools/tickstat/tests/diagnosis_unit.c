@@ -16,6 +16,7 @@
 
 #include "analysis.h"
 #include "diagnosis.h"
+#include "output.h"
 #include "unit_run.h"
 #include "unit_stream.h"
 
@@ -373,7 +374,8 @@ static void sched_kworker(int causes)
 }
 
 #define SCHED_ALONE "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): app(100) ran alone: " \
-	"unexplained, its cgroup CPU quota unknown (no cgroup v2 where it ran, or it was gone); " \
+	"unexplained, its cgroup CPU quota unknown (the source does not record quotas: record " \
+	"with tickstat); " \
 	"a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the tick " \
 	"for one task; tickstat doctor checks both (cgroup-cpu-quota, fair-server)"
 
@@ -470,8 +472,8 @@ static void test_sched_alone(void)
 	stop_ok(2, 300 * MS);
 	expect(diagnose(2, 1 * S), "SCHED", "reason-sched",
 	       "CPU 2: tick ran 20.0% of the window; SCHED (20.0%): app(100) ran alone: "
-	       "unexplained, its cgroup CPU quota unknown (no cgroup v2 where it ran, or it was "
-	       "gone); a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the "
+	       "unexplained, its cgroup CPU quota unknown (the source does not record quotas: "
+	       "record with tickstat); a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the "
 	       "tick for one task; tickstat doctor checks both (cgroup-cpu-quota, fair-server)");
 	ts_analysis_free(&an);
 
@@ -484,8 +486,8 @@ static void test_sched_alone(void)
 	stop_ok(2, 300 * MS);
 	expect(diagnose(2, 1 * S), "SCHED", "reason-sched",
 	       "CPU 2: tick ran 20.0% of the window; SCHED (20.0%): app(100) ran alone: "
-	       "unexplained, its cgroup CPU quota unknown (no cgroup v2 where it ran, or it was "
-	       "gone); a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the "
+	       "unexplained, its cgroup CPU quota unknown (the source does not record quotas: "
+	       "record with tickstat); a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 fair server keep the "
 	       "tick for one task; tickstat doctor checks both (cgroup-cpu-quota, fair-server); "
 	       "--probes or the patched kernel would name the scheduling class");
 	ts_analysis_free(&an);
@@ -544,7 +546,7 @@ static void test_sched_alone(void)
 	 */
 	for (int k = 0; k < 3; k++) {
 		static const struct {
-			int64_t quota;		/* -1 none, -2 unknown */
+			int64_t quota;		/* -1 none, -2 unknown (a tickstat recording) */
 			const char *symbol;
 			int armings;
 			const char *anchor, *line;
@@ -570,6 +572,7 @@ static void test_sched_alone(void)
 		char want[640];
 
 		stream_start(0, 1, 1);
+		ts_analysis_set_causes_recorded(&an, (1 << TS_NR_CAUSE_TYPES) - 1);
 		ts_analysis_set_kernel(&an, "6.12.57+deb13-amd64");
 		ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 		ts_comm_set(&an, 100, "app");
@@ -579,9 +582,9 @@ static void test_sched_alone(void)
 		task[2] = 100;
 		for (int i = 0; i < cases[k].armings; i++)
 			feed(&(struct ts_event){ .kind = TS_EV_ARM, .cpu = 2, .ts = (10 + i) * MS,
-						 .pid = 100, .arm = { .type = TS_CAUSE_HRTIMER,
-								      .function = 0xd1, .inst = 0xd2,
-								      .target = 2 } });
+						 .pid = 100,
+						 .arm = { .type = TS_CAUSE_HRTIMER, .function = 0xd1,
+							  .inst = 0xd2, .target = 2 } });
 		refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
 		stop_ok(2, 300 * MS);
 		snprintf(want, sizeof(want), "CPU 2: tick ran 20.0%% of the window; SCHED (20.0%%): %s",
@@ -618,6 +621,33 @@ static void test_sched_alone(void)
 	       "queued: deadline tasks keep the tick by design; nothing, or run it on a CPU that "
 	       "is not isolated");
 	ts_analysis_free(&an);
+
+	/* 6.12's sub-reasons, where the kernel names them (the series on 6.12) */
+	for (int k = 0; k < 2; k++) {
+		static const struct {
+			int sched;
+			const char *anchor, *line;
+		} cases[] = {
+			{ 4, "fair-server", "the kernel names the fair server (the deadline server for "
+			  "CFS tasks); set /sys/kernel/debug/sched/fair_server/cpuN/runtime to 0 on "
+			  "isolated CPUs, if RT starvation is not a risk" },
+			{ 5, "cgroup-cpu-quota", "the kernel names a CFS bandwidth quota (a cgroup's "
+			  "cpu.max); remove the quota on isolated CPUs (echo max > its cgroup's "
+			  "cpu.max)" },
+		};
+		char want[512];
+
+		stream_start(0, 1, 1);
+		ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
+		task[2] = 100;
+		dep_set(2, 99 * MS, 2, TS_SCOPE_CPU, cases[k].sched, 100, 0xa00);
+		refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
+		stop_ok(2, 300 * MS);
+		snprintf(want, sizeof(want), "CPU 2: tick ran 20.0%% of the window; SCHED (20.0%%): %s",
+			 cases[k].line);
+		expect(diagnose(2, 1 * S), "SCHED", cases[k].anchor, want);
+		ts_analysis_free(&an);
+	}
 }
 
 /* POSIX_TIMER: its culprit on a patched kernel; what would name it on a stock one. */
@@ -815,6 +845,18 @@ static void table_of(FILE *f, const struct ts_analysis *a, const struct ts_cpu *
 	ts_table_diagnosis(f, a);
 }
 
+static void report_table(FILE *f, const struct ts_analysis *a, const struct ts_cpu *c)
+{
+	(void)c;
+	ts_output_table(f, a, &(struct ts_output_opts){ .top = 10, .no_header = 1 });
+}
+
+static void report_json(FILE *f, const struct ts_analysis *a, const struct ts_cpu *c)
+{
+	(void)c;
+	ts_output_json(f, a, &(struct ts_output_opts){ .top = 10 }, NULL);
+}
+
 /* The table's block and the JSON's object carry the same diagnosis; names stay escaped. */
 static void test_outputs(void)
 {
@@ -855,6 +897,17 @@ static void test_outputs(void)
 	CU_ASSERT_STRING_EQUAL(why.cause, "SCHED");
 	CU_ASSERT_STRING_EQUAL(why.detail, "a\\x0ab(100) and caf\xc3\xa9(200) shared the CPU");
 	CU_ASSERT_STRING_EQUAL(why.anchor, "reason-sched");
+	/* the report: a why line after the SCHED row, a why object in its reason */
+	got = written(report_table, NULL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, "    2 SCHED            CPU      "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, "\n    2   why SCHED: a\\x0ab(100) and caf\xc3\xa9(200) "
+					"shared the CPU; pin one elsewhere [#reason-sched]\n"));
+	free(got);
+	got = written(report_json, NULL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, "\"why\":{\"detail\":\"a\\\\x0ab(100) and "
+					"caf\xc3\xa9(200) shared the CPU\",\"remedy\":\"pin one "
+					"elsewhere\",\"cookbook\":\"docs/cookbook.md#reason-sched\"}"));
+	free(got);
 	ts_analysis_free(&an);
 
 	/*
@@ -888,7 +941,8 @@ static void test_outputs(void)
 	CU_ASSERT_STRING_EQUAL(why.anchor, "reason-sched");
 	CU_ASSERT_STRING_EQUAL(why.detail, "no task was seen running while it held the tick");
 	CU_ASSERT_STRING_EQUAL(why.remedy,
-			       "see what was woken here (tickstat record -e sched:sched_wakeup)");
+			       "see what was woken here (tickstat record -e sched:sched_wakeup, then "
+			       "trace-cmd report the recording)");
 	ts_analysis_free(&an);
 }
 
