@@ -514,16 +514,21 @@ def check_posix_timer(s: Scenario) -> None:
 
 def check_perf_freq(s: Scenario) -> None:
     """PERF_EVENTS holds the tick for as long as perf-freq kept its event
-    open (1 s asked; 1.4-1.65 s charged once when a loaded host woke it
-    late), give or take the decisions after the set and the clear."""
-    m = re.search(r"^perf-freq: event open (\d+\.\d+) s$", (s.dir / "record.out").read_text(),
-                  re.M)
+    open (1 s asked), give or take the decisions after the set and the
+    clear: at least from open()'s return to close()'s call, at most from
+    open()'s call to close()'s return.  The task shares CPU 0 with the
+    recorder: once, on Debian's 6.1 in a cold make check, close() returned
+    0.28 s after the dependency's clear (1.112 s held, 1.393 s from open()'s
+    return to close()'s return, when that was all perf-freq measured); a
+    loaded host once woke it late (1.4-1.65 s charged)."""
+    m = re.search(r"^perf-freq: event open (\d+\.\d+) s, at most (\d+\.\d+) s$",
+                  (s.dir / "record.out").read_text(), re.M)
     if not m:
         raise ValueError("perf-freq did not say how long its event was open")
-    held_s = float(m.group(1))
+    inner, outer = float(m.group(1)), float(m.group(2))
     for n in ISOLATED:
-        held(s, n, "PERF_EVENTS", "GLOBAL", held_s - 0.2, held_s + 0.4,
-             f" (event open {held_s:.3f} s)")
+        held(s, n, "PERF_EVENTS", "GLOBAL", inner - 0.2, outer + 0.4,
+             f" (event open {inner:.3f} s, at most {outer:.3f} s)")
         stopped_at_end(s, n)
 
 

@@ -8,7 +8,11 @@
  * on itself, running on CPU (default: no pinning), and sleeps. Any such event
  * sets the global PERF_EVENTS tick dependency in 6.1. (Not cpu-clock: the
  * hrtimer-based software events turn frequency mode into a fixed period.)
- * Then says how long the event was open: a loaded host wakes it late.
+ * Then says how long the event was surely open, from open()'s return to
+ * close()'s call, and at most, from open()'s call to close()'s return: the
+ * kernel sets the dependency inside open() and clears it inside close(),
+ * and a task that waits for its CPU (the recorder shares CPU 0) stretches
+ * either end.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -19,7 +23,7 @@
 
 int main(int argc, char **argv)
 {
-	double duration = 1, opened;
+	double duration = 1, opening, opened, closing;
 	int cpu = -1, opt, fd;
 
 	while ((opt = getopt(argc, argv, "c:d:")) != -1) {
@@ -37,6 +41,7 @@ int main(int argc, char **argv)
 	}
 	if (pin_to_cpu("perf-freq", cpu))
 		return 1;
+	opening = now();
 	fd = open_freq_perf_event("perf-freq");
 	if (fd < 0)
 		return 1;
@@ -44,7 +49,9 @@ int main(int argc, char **argv)
 	printf("perf-freq: pid %d\n", getpid());
 	fflush(stdout);
 	usleep(duration * 1e6);
+	closing = now();
 	close(fd);
-	printf("perf-freq: event open %.3f s\n", now() - opened);
+	printf("perf-freq: event open %.3f s, at most %.3f s\n", closing - opened,
+	       now() - opening);
 	return 0;
 }
