@@ -462,6 +462,22 @@ static void test_sched_kworker(void)
 }
 
 /* SCHED with one task: unexplained, what checks it; DEADLINE: by design. */
+/*
+ * CPU 2's verdict once SCHED refused at 100 ms and the tick stopped at
+ * 300 ms of a 1 s window: "SCHED (20.0%): LINE" with its anchor.
+ */
+static void expect_sched_20(const char *anchor, const char *line)
+{
+	char want[640];
+
+	refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
+	stop_ok(2, 300 * MS);
+	snprintf(want, sizeof(want), "CPU 2: tick ran 20.0%% of the window; SCHED (20.0%%): %s",
+		 line);
+	expect(diagnose(2, 1 * S), "SCHED", anchor, want);
+	ts_analysis_free(&an);
+}
+
 static void test_sched_alone(void)
 {
 	stream_start(0, 1, 1);
@@ -521,7 +537,6 @@ static void test_sched_alone(void)
 			  "6.12 fair server keep the tick for one task; tickstat doctor checks both "
 			  "(cgroup-cpu-quota, fair-server)" },
 		};
-		char want[512];
 
 		stream_start(0, 1, 1);
 		ts_analysis_set_kernel(&an, cases[k].kernel);
@@ -530,12 +545,7 @@ static void test_sched_alone(void)
 		CU_ASSERT_EQUAL(ts_analysis_set_quota(&an, 100, cases[k].quota,
 						      cases[k].quota < 0 ? 0 : 100000), 0);
 		task[2] = 100;
-		refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
-		stop_ok(2, 300 * MS);
-		snprintf(want, sizeof(want), "CPU 2: tick ran 20.0%% of the window; SCHED (20.0%%): %s",
-			 cases[k].line);
-		expect(diagnose(2, 1 * S), "SCHED", cases[k].anchor, want);
-		ts_analysis_free(&an);
+		expect_sched_20(cases[k].anchor, cases[k].line);
 	}
 
 	/*
@@ -569,8 +579,6 @@ static void test_sched_alone(void)
 			  "fair server keep the tick for one task; tickstat doctor checks both "
 			  "(cgroup-cpu-quota, fair-server)" },
 		};
-		char want[640];
-
 		stream_start(0, 1, 1);
 		ts_analysis_set_causes_recorded(&an, (1 << TS_NR_CAUSE_TYPES) - 1);
 		ts_analysis_set_kernel(&an, "6.12.57+deb13-amd64");
@@ -585,12 +593,7 @@ static void test_sched_alone(void)
 						 .pid = 100,
 						 .arm = { .type = TS_CAUSE_HRTIMER, .function = 0xd1,
 							  .inst = 0xd2, .target = 2 } });
-		refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
-		stop_ok(2, 300 * MS);
-		snprintf(want, sizeof(want), "CPU 2: tick ran 20.0%% of the window; SCHED (20.0%%): %s",
-			 cases[k].line);
-		expect(diagnose(2, 1 * S), "SCHED", cases[k].anchor, want);
-		ts_analysis_free(&an);
+		expect_sched_20(cases[k].anchor, cases[k].line);
 	}
 
 	/* a kworker passing by while the task under a quota held SCHED: the quota still */
@@ -635,18 +638,12 @@ static void test_sched_alone(void)
 			  "cpu.max); remove the quota on isolated CPUs (echo max > its cgroup's "
 			  "cpu.max)" },
 		};
-		char want[512];
 
 		stream_start(0, 1, 1);
 		ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 		task[2] = 100;
 		dep_set(2, 99 * MS, 2, TS_SCOPE_CPU, cases[k].sched, 100, 0xa00);
-		refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
-		stop_ok(2, 300 * MS);
-		snprintf(want, sizeof(want), "CPU 2: tick ran 20.0%% of the window; SCHED (20.0%%): %s",
-			 cases[k].line);
-		expect(diagnose(2, 1 * S), "SCHED", cases[k].anchor, want);
-		ts_analysis_free(&an);
+		expect_sched_20(cases[k].anchor, cases[k].line);
 	}
 }
 
