@@ -835,7 +835,7 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		/* the table of co-runners was full: the ones that held it are summed */
 		PUT(d->detail, "tasks beyond the co-runners table (its first %d) held it",
 		    TS_MAX_TASKS);
-		PUT(d->remedy, "see tickstat report --top for the tasks on the CPU");
+		PUT(d->remedy, "pin everything but the isolated task elsewhere (cpusets, taskset)");
 	} else if (n == 0) {
 		/* no co-runner to blame, and no quota or fair server to look for */
 		PUT(d->detail, "no task was seen running while it held the tick");

@@ -941,6 +941,21 @@ static void test_outputs(void)
 			       "see what was woken here (tickstat record -e sched:sched_wakeup, then "
 			       "trace-cmd report the recording)");
 	ts_analysis_free(&an);
+
+	/* the co-runners table full of tasks that ran tickless: the one that held SCHED is summed */
+	stream_start(0, 1, 1);
+	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	for (int i = 0; i < TS_MAX_TASKS; i++)
+		switch_to(2, (10 + i) * MS, 100 + i, "early");
+	switch_to(2, 100 * MS, 1000, "late");
+	refuse(2, 110 * MS, TS_SCOPE_CPU, 2);
+	stop_ok(2, 200 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	ts_explain_sched(&an, an.cpus[2], &why);
+	CU_ASSERT_STRING_EQUAL(why.detail, "tasks beyond the co-runners table (its first 64) held it");
+	CU_ASSERT_STRING_EQUAL(why.remedy,
+			       "pin everything but the isolated task elsewhere (cpusets, taskset)");
+	ts_analysis_free(&an);
 }
 
 int main(void)
