@@ -9,8 +9,12 @@ from __future__ import annotations
 import csv
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Callable, NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from sched_whys import sched_whys  # noqa: E402
 
 HZ = 250
 ISOLATED = (1, 2, 3)
@@ -267,32 +271,58 @@ def check_sched_why(s: Scenario, anchors: set) -> None:
     """Every SCHED reason says why, the main cause or not (a reason's
     "why"): never a bare SCHED.  Where the scenario makes the cause, the
     why names it: the two tasks, the cgroup quota, 6.12's fair server."""
+    whys = sched_whys()
     for c in s.report["cpus"]:
         for r in c["reasons"]:
             if r["reason"] != "SCHED":
                 continue
             w, n = r.get("why"), c["cpu"]
-            s.expect(f"CPU{n} SCHED says why: a detail, a remedy, a cookbook section",
-                     bool(w and w["detail"] and w["remedy"] and
+            s.expect(f"CPU{n} SCHED says why: a label, a detail, a remedy, a cookbook section",
+                     bool(w and w.get("label") in whys and w["detail"] and w["remedy"] and
                           w["cookbook"].split("#")[-1] in anchors), "complete", w)
+    check_verdict_rows(s)
     if s.name not in ("two-tasks", "cpu-quota", "lone-task"):
         return
     sched = next((r for r in s.cpu(1)["reasons"] if r["reason"] == "SCHED"), None)
     why = (sched or {}).get("why") or {}
     if s.name == "two-tasks":
         s.expect("CPU1 SCHED why: the two spinners shared the CPU",
-                 why.get("detail", "").count("spin(") >= 2 and "shared the CPU" in why["detail"],
-                 "spin(A) and spin(B) shared the CPU", why)
+                 why.get("detail", "").count("spin(") >= 2 and "shared the CPU" in why["detail"]
+                 and why.get("label") == "shared", "spin(A) and spin(B) shared the CPU", why)
     elif s.name == "cpu-quota" and s.release >= (6, 6) and \
             (s.dir / "cpu.max").read_text().split()[0] != "no":
         s.expect("CPU1 SCHED why: the cgroup CPU quota",
-                 why.get("cookbook", "").endswith("#cgroup-cpu-quota"), "cgroup-cpu-quota", why)
+                 why.get("cookbook", "").endswith("#cgroup-cpu-quota") and
+                 why.get("label") == "cpu-quota", "cgroup-cpu-quota", why)
     elif s.name == "lone-task" and s.fair_server.get(1) and sched:
         # the spinner alone; its SCHED moments are the fair server's, whose
         # replenishment timer the recording saw armed on CPU 1
         s.expect("CPU1 SCHED why: the fair server, its timer armed there",
                  why.get("cookbook", "").endswith("#fair-server") and
+                 why.get("label") == "fair-server" and
                  "(dl_task_timer) was armed" in why.get("detail", ""), "fair-server", why)
+
+
+def check_verdict_rows(s: Scenario) -> None:
+    """The CSV timeline ends with each reported CPU's verdict, as the JSON
+    says it: one diagnosis row with its cause, and a why row with SCHED's
+    label exactly where a SCHED reason is, after every timeline row."""
+    kinds = [r["kind"] for r in s.rows]
+    first = next((i for i, k in enumerate(kinds) if k in ("diagnosis", "why")), len(kinds))
+    s.expect("CSV: the verdict rows come after every timeline row",
+             all(k in ("diagnosis", "why") for k in kinds[first:]), "last", kinds[first:][:8])
+    for kind in ("diagnosis", "why"):
+        rows = [(int(r["cpu"]), r["reasons"]) for r in s.rows if r["kind"] == kind]
+        want = []
+        for c in s.report["cpus"]:
+            if kind == "diagnosis":
+                want.append((c["cpu"], c["diagnosis"]["cause"]))
+                continue
+            sched = [r for r in c["reasons"] if r["reason"] == "SCHED"]
+            if sched:
+                want.append((c["cpu"], f"SCHED:{(sched[0].get('why') or {}).get('label')}"))
+        s.expect(f"CSV: the {kind} rows match the JSON, CPU by CPU", sorted(rows) == sorted(want),
+                 sorted(want), sorted(rows))
 
 
 # The uptime loc-delta writes beside each LOC read (tests/workloads/

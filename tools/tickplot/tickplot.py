@@ -52,6 +52,11 @@ CAUSE_MARKERS = {"work": "s", "timer": "^", "hrtimer": "v", "irq": "o", "softirq
 MAX_NS = 2**63 - 1                 # tickstat's times are u64 ns; more is not a time
 MAX_CPU = 1 << 20
 REPORT_ID = re.compile(r"[0-9a-f]{16}")   # window.id, the CSV window row's: 16 hex digits
+# a diagnosis row's cause: a reason, a cause type, TICKLESS or UNKNOWN
+DIAGNOSIS_CAUSE = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,46}")
+# what explains SCHED, in a word: tickstat's ts_sched_whys (diagnosis.c), in its order
+SCHED_WHYS = ("deadline", "fair-server", "cpu-quota", "unnamed", "kworker", "percpu-kthread",
+              "shared", "alone", "others", "no-task")
 # compare warns when the windows' lengths differ by more than this share of the longer
 WINDOW_TOLERANCE = 0.10
 EXIT_INPUT, EXIT_USAGE, EXIT_OUTPUT = 1, 2, 3
@@ -294,6 +299,9 @@ class Timeline:
         # cause rows: per CPU and type, (start s, name); None when the CSV has no cause row
         self.causes: dict[int, dict[str, list[tuple[float, str]]]] = defaultdict(
             lambda: defaultdict(list))
+        # verdict rows: the diagnosis's cause per CPU, and what explains SCHED there
+        self.diagnosis: dict[int, str] = {}
+        self.sched_why: dict[int, str] = {}
         self.end = 0.0
         # exact sums, in ns, to hold against a report: time per tick state, end, ticks
         self.state_ns: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -352,11 +360,45 @@ def add_cause(tl: Timeline, cpu: int, row: dict) -> None:
     tl.causes[cpu][ctype].append((csv_int(row["start_ns"], "start_ns") / 1e9, name))
 
 
+def add_verdict(tl: Timeline, row: dict) -> None:
+    """A verdict row, after the timeline: diagnosis,CPU,W,W,,,CAUSE, or
+    why,CPU,W,W,,,SCHED:LABEL, (one of each per CPU, at the window's end W)."""
+    cpu = csv_int(row["cpu"], "cpu", MAX_CPU - 1)
+    if any(row[k] for k in ("tick", "idle", "task")):
+        raise ValueError(f"a {row['kind']} row with a tick, idle or task field")
+    at = csv_int(row["start_ns"], "start_ns")
+    if csv_int(row["end_ns"], "end_ns") != at or \
+            (tl.window and at != tl.window.end_ns - tl.window.start_ns):
+        raise ValueError(f"a {row['kind']} row that is not at the window's end")
+    if tl.window and cpu not in tl.window.cpus:
+        raise ValueError(f"a {row['kind']} row of CPU {cpu}, which the window row does not name "
+                         f"({cpu_list(tl.window.cpus)})")
+    seen = tl.diagnosis if row["kind"] == "diagnosis" else tl.sched_why
+    if cpu in seen:
+        raise ValueError(f"a second {row['kind']} row of CPU {cpu}")
+    if row["kind"] == "diagnosis":
+        if not DIAGNOSIS_CAUSE.fullmatch(row["reasons"]):
+            raise ValueError(f"diagnosis {one_line(repr(row['reasons']))[:40]} is not a cause name")
+        seen[cpu] = row["reasons"]
+        return
+    reason, _, label = row["reasons"].partition(":")
+    if reason != "SCHED" or label not in SCHED_WHYS:
+        raise ValueError(f"why {one_line(repr(row['reasons']))[:40]} is not SCHED:LABEL of a "
+                         f"known label ({', '.join(SCHED_WHYS)})")
+    seen[cpu] = label
+
+
 def add_row(tl: Timeline, row: dict) -> None:
     """One row into the timeline; ValueError says what is wrong with it."""
     if row["kind"] == "window":
         add_window(tl, row)
         return
+    if row["kind"] in ("diagnosis", "why"):
+        add_verdict(tl, row)
+        tl.rows += 1
+        return
+    if tl.diagnosis or tl.sched_why:
+        raise ValueError(f"a {one_line(row['kind'])[:20]!r} row after the verdict rows")
     cpu = csv_int(row["cpu"], "cpu", MAX_CPU - 1)
     start = csv_int(row["start_ns"], "start_ns")
     # a cause whose exit was not seen has no end: it is an instant here
@@ -501,6 +543,18 @@ def co_runner_names(report: dict | None) -> dict[int, str]:
 
 # --- pictures ------------------------------------------------------------------------------
 
+def cpu_label(tl: Timeline, cpu: int) -> str:
+    """A CPU's name on the timeline, with its verdict where the CSV has one:
+    "CPU2\nSCHED: shared", "CPU1\nTICKLESS\nSCHED: fair-server"."""
+    label = f"CPU{cpu}"
+    cause, why = tl.diagnosis.get(cpu), tl.sched_why.get(cpu)
+    if cause:
+        label += "\n" + plain(cause) + (f": {why}" if why and cause == "SCHED" else "")
+    if why and cause != "SCHED":
+        label += f"\nSCHED: {why}"
+    return label
+
+
 def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None,
                   task_names: dict[int, str] | None = None) -> None:
     """Spans per CPU coloured by reason; ticks above; below, a marker per
@@ -555,7 +609,7 @@ def draw_timeline(ax, tl: Timeline, cpus: list[int] | None = None,
             coll.set_gid(f"causes:{cpu}:{ctype}")
             causes_drawn.add(ctype)
     ax.set_yticks([r + 0.55 for r in range(len(cpus))])
-    ax.set_yticklabels([f"CPU{c}" for c in cpus], fontsize=8 if len(cpus) <= 16 else 4)
+    ax.set_yticklabels([cpu_label(tl, c) for c in cpus], fontsize=8 if len(cpus) <= 16 else 4)
     ax.set_ylim(0, max(1, len(cpus)))
     ax.set_xlim(0, tl.end or 1)
     ax.set_xlabel("seconds from the start of the window", fontsize=8, labelpad=1)

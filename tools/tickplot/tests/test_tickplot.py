@@ -267,6 +267,57 @@ class TimelineTest(unittest.TestCase):
                 with self.assertRaisesRegex(tickplot.InputError, rf":3: .*{what}"):
                     tickplot.load_csv(path)
 
+    def test_verdict_rows(self):
+        """Verdict rows after the timeline: each CPU's diagnosis and SCHED's
+        explanation label its row; the labels are tickstat's own."""
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "v.csv"
+            path.write_text(",".join(tickplot.CSV_HEADER) + "\n"
+                            "window,1-3,5000000000,7000000000,,,0123456789abcdef,\n"
+                            "span,1,0,2000000000,stopped,busy,,7\n"
+                            "span,2,0,1000000000,running,busy,SCHED@CPU,8\n"
+                            "span,2,1000000000,2000000000,stopped,busy,,8\n"
+                            "span,3,0,2000000000,stopped,idle,,0\n"
+                            "diagnosis,1,2000000000,2000000000,,,TICKLESS,\n"
+                            "why,1,2000000000,2000000000,,,SCHED:fair-server,\n"
+                            "diagnosis,2,2000000000,2000000000,,,SCHED,\n"
+                            "why,2,2000000000,2000000000,,,SCHED:shared,\n")
+            tl = tickplot.load_csv(path)
+        self.assertEqual(tl.diagnosis, {1: "TICKLESS", 2: "SCHED"})
+        self.assertEqual(tl.sched_why, {1: "fair-server", 2: "shared"})
+        fig, ax = plt.subplots()
+        tickplot.draw_timeline(ax, tl)
+        self.assertEqual([t.get_text() for t in ax.get_yticklabels()],
+                         ["CPU1\nTICKLESS\nSCHED: fair-server", "CPU2\nSCHED: shared", "CPU3"])
+        plt.close(fig)
+        # the labels are those tickstat writes (ts_sched_whys in diagnosis.c), in order
+        sys.path.insert(0, str(TOP / "tests"))
+        from sched_whys import sched_whys
+        self.assertEqual(sched_whys(), tickplot.SCHED_WHYS)
+
+    def test_bad_verdict_rows(self):
+        """A verdict row with a time, of another CPU, twice, of an unknown label,
+        or a timeline row after the verdicts."""
+        head = (",".join(tickplot.CSV_HEADER) + "\nwindow,1,0,5000,,,0123456789abcdef,\n"
+                "span,1,0,2000,stopped,busy,,7\n")
+        for rows, what in (("diagnosis,1,0,0,,,SCHED,", "not at the window's end"),
+                           ("diagnosis,1,5000,4000,,,SCHED,", "not at the window's end"),
+                           ("diagnosis,1,,,,,SCHED,", "start_ns '' is not a number"),
+                           ("why,1,5000,5000,,,SCHED:shared,7", "with a tick, idle or task"),
+                           ("diagnosis,2,5000,5000,,,SCHED,", "which the window row does not name"),
+                           ("diagnosis,1,5000,5000,,,SCHED,\ndiagnosis,1,5000,5000,,,SCHED,",
+                            "a second"),
+                           ("diagnosis,1,5000,5000,,,SCHED x,", "is not a cause name"),
+                           ("why,1,5000,5000,,,SCHED:lonely,", "is not SCHED:LABEL"),
+                           ("why,1,5000,5000,,,RCU:shared,", "is not SCHED:LABEL"),
+                           ("diagnosis,1,5000,5000,,,SCHED,\ntick,1,5,5,,,,",
+                            "after the verdict rows")):
+            with self.subTest(rows), tempfile.TemporaryDirectory() as d:
+                path = Path(d) / "bad.csv"
+                path.write_text(head + rows + "\n")
+                with self.assertRaisesRegex(tickplot.InputError, rf":\d: .*{what}"):
+                    tickplot.load_csv(path)
+
     def test_many_cpus(self):
         """64 rows still render, with smaller labels."""
         tl = tickplot.Timeline()

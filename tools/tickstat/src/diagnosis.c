@@ -228,6 +228,28 @@ static const char *known_fn_remedy(const char *name)
 	return NULL;
 }
 
+const char * const ts_sched_whys[TS_NR_SCHED_WHY] = {
+	[TS_WHY_DEADLINE] = "deadline",
+	[TS_WHY_FAIR_SERVER] = "fair-server",
+	[TS_WHY_CPU_QUOTA] = "cpu-quota",
+	[TS_WHY_UNNAMED] = "unnamed",
+	[TS_WHY_KWORKER] = "kworker",
+	[TS_WHY_PERCPU_KTHREAD] = "percpu-kthread",
+	[TS_WHY_SHARED] = "shared",
+	[TS_WHY_ALONE] = "alone",
+	[TS_WHY_OTHERS] = "others",
+	[TS_WHY_NO_TASK] = "no-task",
+};
+
+/* ts_sched_why_of - the index of a label of ts_sched_whys, or -1 */
+int ts_sched_why_of(const char *why)
+{
+	for (int i = 0; why && i < TS_NR_SCHED_WHY; i++)
+		if (!strcmp(why, ts_sched_whys[i]))
+			return i;
+	return -1;
+}
+
 /* set_cause - the cause, its anchor and its rule's remedy (a caller may add to it) */
 static void set_cause(struct ts_diagnosis *d, const char *name)
 {
@@ -574,6 +596,7 @@ static void sched_kworker(const struct ts_analysis *an, const struct ts_cpu *c, 
 	const struct ts_cause *k = NULL;
 	char kw[SAFE_LEN + 16], task[SAFE_LEN + 16], name[NAME_LEN], safe[SAFE_LEN], n[32];
 
+	d->why = ts_sched_whys[TS_WHY_KWORKER];
 	task_name(an, kworker, kw, sizeof(kw));
 	if (ts_analysis_causes_known(an) & (1u << TS_CAUSE_WORK))
 		k = top_work(c);
@@ -704,6 +727,7 @@ static int lone_sched_explained(const struct ts_analysis *an, const struct ts_cp
 		PUT(d->detail, "%s ran alone under a cgroup CPU quota (cpu.max %" PRId64 " %" PRIu64
 		    "), which keeps the tick since 6.6", task, q->quota_us, q->period_us);
 		d->anchor = "cgroup-cpu-quota";
+		d->why = ts_sched_whys[TS_WHY_CPU_QUOTA];
 		d->remedy[0] = '\0';
 		PUT(d->remedy, "%s", QUOTA_REMEDY);
 		return 1;
@@ -721,6 +745,7 @@ static int lone_sched_explained(const struct ts_analysis *an, const struct ts_cp
 	else if (!armed)
 		PUT(d->detail, "; but its timer (dl_task_timer) was never armed here");
 	d->anchor = "fair-server";
+	d->why = ts_sched_whys[TS_WHY_FAIR_SERVER];
 	d->remedy[0] = '\0';
 	PUT(d->remedy, "%s", FAIR_SERVER_REMEDY);
 	return 1;
@@ -745,15 +770,16 @@ static int mostly_one(const struct ts_analysis *an, const struct ts_cpu *c, int 
 	return all && its >= all / 10 * 9;
 }
 
-/* SCHED: who shared the CPU, or why one task kept the tick. */
-static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
+/* SCHED: who shared the CPU, or why one task kept the tick; detail its sub-reason (-1 unknown) */
+static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c, int detail,
 		       struct ts_diagnosis *d)
 {
 	char a[SAFE_LEN + 16], b[SAFE_LEN + 16];
-	int pids[2], n, detail = ts_sched_detail(an, c);
+	int pids[2], n;
 
 	if (detail == 1) {			/* DEADLINE */
 		PUT(d->detail, "a SCHED_DEADLINE task is queued: deadline tasks keep the tick by design");
+		d->why = ts_sched_whys[TS_WHY_DEADLINE];
 		d->remedy[0] = '\0';
 		PUT(d->remedy, "nothing, or run it on a CPU that is not isolated");
 		return;
@@ -762,6 +788,7 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		PUT(d->detail, "%s", "the kernel names the fair server (the deadline server for CFS "
 		    "tasks)");
 		d->anchor = "fair-server";
+		d->why = ts_sched_whys[TS_WHY_FAIR_SERVER];
 		d->remedy[0] = '\0';
 		PUT(d->remedy, "%s", FAIR_SERVER_REMEDY);
 		return;
@@ -769,12 +796,14 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 	if (detail == 5) {			/* CFS_BANDWIDTH: the kernel says so */
 		PUT(d->detail, "the kernel names a CFS bandwidth quota (a cgroup's cpu.max)");
 		d->anchor = "cgroup-cpu-quota";
+		d->why = ts_sched_whys[TS_WHY_CPU_QUOTA];
 		d->remedy[0] = '\0';
 		PUT(d->remedy, "%s", QUOTA_REMEDY);
 		return;
 	}
 	if (!an->caps.sched_switch) {
 		PUT(d->detail, "more than one task was runnable; no sched_switch events name them");
+		d->why = ts_sched_whys[TS_WHY_UNNAMED];
 		d->remedy[0] = '\0';
 		PUT(d->remedy, "record with sched:sched_switch to name them");
 		return;
@@ -801,6 +830,7 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 			task_name(an, pids[kt], b, sizeof(b));
 			PUT(d->detail, "%s shared the CPU with %s, %s", a, b, k->what);
 			d->anchor = "percpu-kthread";
+			d->why = ts_sched_whys[TS_WHY_PERCPU_KTHREAD];
 			d->remedy[0] = '\0';
 			PUT(d->remedy, "%s", k->remedy);
 			return;
@@ -809,6 +839,7 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 	if (n >= 2) {
 		task_name(an, pids[0], a, sizeof(a));
 		task_name(an, pids[1], b, sizeof(b));
+		d->why = ts_sched_whys[TS_WHY_SHARED];
 		if (n == 2)
 			PUT(d->detail, "%s and %s shared the CPU", a, b);
 		else
@@ -823,6 +854,7 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 	}
 	if (n == 1 && lone_sched_explained(an, c, pids[0], d))
 		return;
+	d->why = ts_sched_whys[n ? TS_WHY_ALONE : TS_WHY_NO_TASK];
 	if (n == 1 && !ts_analysis_quota(an, pids[0]))
 		PUT(d->detail, "%s ran alone: unexplained, its cgroup CPU quota unknown (%s); %s",
 		    task_name(an, pids[0], a, sizeof(a)), quota_unknown_why(an),
@@ -835,6 +867,7 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c,
 		/* the table of co-runners was full: the ones that held it are summed */
 		PUT(d->detail, "tasks beyond the co-runners table (its first %d) held it",
 		    TS_MAX_TASKS);
+		d->why = ts_sched_whys[TS_WHY_OTHERS];
 		PUT(d->remedy, "pin everything but the isolated task elsewhere (cpusets, taskset)");
 	} else if (n == 0) {
 		/* no co-runner to blame, and no quota or fair server to look for */
@@ -920,7 +953,7 @@ static void diag_reason(const struct ts_analysis *an, const struct ts_cpu *c,
 		r = &none;
 	set_cause(d, ts_reason_name(r, name, sizeof(name)));
 	if (r->class == TS_RC_DEP && r->value == 2)
-		diag_sched(an, c, d);
+		diag_sched(an, c, ts_sched_detail(an, c), d);
 	else if (r->class == TS_RC_DEP)
 		diag_dependency(an, c, r, d);
 	else
@@ -997,7 +1030,23 @@ void ts_explain_sched(const struct ts_analysis *an, const struct ts_cpu *c, stru
 	memset(d, 0, sizeof(*d));
 	d->cpu = c->cpu;
 	set_cause(d, "SCHED");
-	diag_sched(an, c, d);
+	diag_sched(an, c, ts_sched_detail(an, c), d);
+}
+
+/*
+ * ts_explain_sched_interval - the same for a watcher's last interval: its
+ * co-runners and causes are the interval's (the tables restart each
+ * interval), and the sub-reason is the one last set, where the report's
+ * (the one that held the bit longest) would let an old phase name every
+ * later interval.
+ */
+void ts_explain_sched_interval(const struct ts_analysis *an, const struct ts_cpu *c,
+			       struct ts_diagnosis *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->cpu = c->cpu;
+	set_cause(d, "SCHED");
+	diag_sched(an, c, c->sched_detail, d);
 }
 
 /* ts_table_diagnosis - the table's first section: a line per CPU */

@@ -19,6 +19,7 @@ struct ts_diagnosis {
 	int cpu;
 	char cause[48];			/* a reason, a cause type, TICKLESS or UNKNOWN */
 	const char *anchor;		/* in docs/cookbook.md */
+	const char *why;		/* SCHED's explanation in a word (ts_sched_whys), else NULL */
 	char detail[TS_DIAG_TEXT];	/* what the data says about it */
 	char remedy[TS_DIAG_TEXT];	/* what to change */
 	char line[3 * TS_DIAG_TEXT];	/* "CPU 2: tick ran ...; SCHED (40.0%): ...; pin one elsewhere" */
@@ -36,8 +37,31 @@ struct ts_diag_rule {
 	const char *remedy;
 };
 
+/*
+ * What explains SCHED, in a word: a bounded label for the CSV timeline and
+ * the monitor's series, where the explanation's text would not be.
+ */
+enum ts_sched_why {
+	TS_WHY_DEADLINE,	/* a SCHED_DEADLINE task is queued */
+	TS_WHY_FAIR_SERVER,	/* 6.12's fair server */
+	TS_WHY_CPU_QUOTA,	/* a cgroup CPU quota (cpu.max), 6.6+ */
+	TS_WHY_UNNAMED,		/* more than one task, no sched_switch to name them */
+	TS_WHY_KWORKER,		/* a kworker ran work beside the task */
+	TS_WHY_PERCPU_KTHREAD,	/* the CPU's own kernel thread shared it */
+	TS_WHY_SHARED,		/* two or more tasks shared the CPU */
+	TS_WHY_ALONE,		/* one task, nothing in the data says why */
+	TS_WHY_OTHERS,		/* tasks beyond the co-runners table */
+	TS_WHY_NO_TASK,		/* no task seen running while it held the tick */
+	TS_NR_SCHED_WHY
+};
+
+extern const char * const ts_sched_whys[TS_NR_SCHED_WHY];
+
 void ts_diagnose(const struct ts_analysis *an, const struct ts_cpu *c, struct ts_diagnosis *d);
 void ts_explain_sched(const struct ts_analysis *an, const struct ts_cpu *c, struct ts_diagnosis *d);
+void ts_explain_sched_interval(const struct ts_analysis *an, const struct ts_cpu *c,
+			       struct ts_diagnosis *d);
+int ts_sched_why_of(const char *why);
 const struct ts_diag_rule *ts_diag_rule_of(const char *name);
 void ts_table_diagnosis(FILE *f, const struct ts_analysis *an);
 void ts_json_diagnosis(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c);

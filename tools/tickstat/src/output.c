@@ -501,7 +501,7 @@ static void json_sched_why(FILE *f, const struct ts_analysis *an, const struct t
 	struct ts_diagnosis why;
 
 	ts_explain_sched(an, c, &why);
-	fputs(",\"why\":{\"detail\":", f);
+	fprintf(f, ",\"why\":{\"label\":\"%s\",\"detail\":", why.why);
 	json_str(f, why.detail);
 	fputs(",\"remedy\":", f);
 	json_str(f, why.remedy);
@@ -954,12 +954,39 @@ static void csv_window(FILE *f, const struct ts_analysis *an)
  * kind,cpu,start_ns,end_ns,tick,idle,reasons,task.  A window row first
  * (csv_window), then the spans, ticks and causes of the CPUs the report
  * shows and no other, with times from the window start, each CPU's rows
- * in time order; task is the pid running (0 idle, empty when unknown).  The
+ * in time order; task is the pid running (0 idle, empty when unknown);
+ * last, each CPU's verdict (csv_verdict) at the window's end.  The
  * analysis must have kept its timeline (ts_analysis_keep_timeline), which
  * may hold CPUs the report no longer shows (-C narrows a recording's
  * monitored CPUs after reading; a CPU without data is dropped).  Returns 0,
  * or -1 when it cannot be read.
  */
+/*
+ * A reported CPU's verdict after its timeline, as bounded labels: the
+ * diagnosis's cause, and when a SCHED reason held the tick, what explains
+ * it (ts_sched_whys).  Both are stamped at the window's end, where the
+ * verdict is given, which keeps every row's times numbers in time order.
+ * The texts stay in the table and the JSON.
+ */
+static void csv_verdict(FILE *f, const struct ts_analysis *an, const struct ts_cpu *c)
+{
+	uint64_t end = an->win_end > an->win_start ? an->win_end - an->win_start : 0;
+	struct ts_diagnosis d;
+
+	ts_diagnose(an, c, &d);
+	fprintf(f, "diagnosis,%d,%" PRIu64 ",%" PRIu64 ",,,", c->cpu, end, end);
+	ts_csv_field(f, d.cause);
+	fputs(",\n", f);
+	for (int i = 0; i < c->nr_reasons; i++) {
+		if (c->reasons[i].class != TS_RC_DEP || c->reasons[i].value != 2)
+			continue;
+		ts_explain_sched(an, c, &d);
+		fprintf(f, "why,%d,%" PRIu64 ",%" PRIu64 ",,,SCHED:%s,\n", c->cpu, end, end,
+			d.why);
+		break;
+	}
+}
+
 int ts_output_csv(FILE *f, const struct ts_analysis *an)
 {
 	struct ts_timeline_iter *it = calloc(1, sizeof(*it));
@@ -974,6 +1001,9 @@ int ts_output_csv(FILE *f, const struct ts_analysis *an)
 		if (seg.owner->active)
 			csv_segment(f, an, &seg);
 	free(it);
+	for (int i = 0; !r && i < an->nr_cpus; i++)
+		if (an->cpus[i] && an->cpus[i]->active)
+			csv_verdict(f, an, an->cpus[i]);
 	for (int i = 0; !r && i < an->nr_cpus; i++)
 		if (an->cpus[i] && an->cpus[i]->active && an->cpus[i]->tl_causes_dropped)
 			err_msg("warning: CPU %d: %llu causes began while its state was still open, past the %d that wait for it: the report counts them, the CSV timeline has no row for them\n",

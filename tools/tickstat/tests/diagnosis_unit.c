@@ -65,14 +65,14 @@ static void cause_once(int cpu, uint64_t ts, int type, uint64_t key)
 }
 
 /* The diagnosis of cpu once the window ends at end. */
+static struct ts_diagnosis last_diagnosis;
+
 static struct ts_diagnosis *diagnose(int cpu, uint64_t end)
 {
-	static struct ts_diagnosis d;
-
 	ts_analysis_finish(&an, end);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(an.cpus[cpu]);
-	ts_diagnose(&an, an.cpus[cpu], &d);
-	return &d;
+	ts_diagnose(&an, an.cpus[cpu], &last_diagnosis);
+	return &last_diagnosis;
 }
 
 static void expect(const struct ts_diagnosis *d, const char *cause, const char *anchor,
@@ -84,6 +84,21 @@ static void expect(const struct ts_diagnosis *d, const char *cause, const char *
 	if (strcmp(d->line, line) || strcmp(d->cause, cause) || strcmp(d->anchor, anchor))
 		fprintf(stderr, "\n  want %s #%s '%s'\n  got  %s #%s '%s'\n", cause, anchor, line,
 			d->cause, d->anchor, d->line);
+	/* SCHED always has its one-word explanation, a bounded label; no other cause has one */
+	if (!strcmp(cause, "SCHED")) {
+		CU_ASSERT(ts_sched_why_of(d->why) >= 0);
+	} else {
+		CU_ASSERT_PTR_NULL(d->why);
+	}
+}
+
+/* The one-word explanation of the last SCHED diagnosis (diagnose()'s) */
+static void expect_why(const char *why)
+{
+	const char *got = last_diagnosis.why;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+	CU_ASSERT_STRING_EQUAL(got, why);
 }
 
 /* A CPU that stayed tickless: nothing to change; what interrupted it, if causes were recorded. */
@@ -330,6 +345,7 @@ static void test_sched_co_runners(void)
 	expect(diagnose(2, 1 * S), "SCHED", "reason-sched",
 	       "CPU 2: tick ran 40.0% of the window; SCHED (40.0%): spin(100) and spin(200) "
 	       "shared the CPU; pin one elsewhere");
+	expect_why("shared");
 	ts_analysis_free(&an);
 
 	sched_two(1, 0);
@@ -407,6 +423,7 @@ static void test_sched_percpu_kthread(void)
 	       "ksoftirqd/2(35), the softirq thread, woken when softirqs pile up on the CPU; "
 	       "move the IRQs and timers that raise them elsewhere (irqaffinity=; the irq and "
 	       "timer causes)");
+	expect_why("percpu-kthread");
 	ts_analysis_free(&an);
 
 	sched_with("rcuc/2");
@@ -421,6 +438,7 @@ static void test_sched_percpu_kthread(void)
 	     *comm; comm++) {
 		sched_with(*comm);
 		expect(diagnose(2, 1 * S), "SCHED", "reason-sched", SCHED_ALONE);
+		expect_why("alone");
 		ts_analysis_free(&an);
 	}
 
@@ -444,12 +462,14 @@ static void test_sched_kworker(void)
 	       "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): kworker/2:1(48) ran "
 	       "vmstat_update (once, queued by kworker/0:1(12) on CPU 0); sysctl "
 	       "vm.stat_interval=10 or more");
+	expect_why("kworker");
 	ts_analysis_free(&an);
 
 	sched_kworker(0);
 	expect(diagnose(2, 1 * S), "SCHED", "reason-sched",
 	       "CPU 2: tick ran 10.0% of the window; SCHED (10.0%): app(100) and kworker/2:1(48) "
 	       "shared the CPU; record with causes (work) to name the work");
+	expect_why("kworker");
 	ts_analysis_free(&an);
 
 	/* queued in an interrupt on CPU 0: kworker/0:1 was only interrupted */
@@ -466,15 +486,18 @@ static void test_sched_kworker(void)
  * CPU 2's verdict once SCHED refused at 100 ms and the tick stopped at
  * 300 ms of a 1 s window: "SCHED (20.0%): LINE" with its anchor.
  */
-static void expect_sched_20(const char *anchor, const char *line)
+static void expect_sched_20(const char *why, const char *anchor, const char *line)
 {
+	const struct ts_diagnosis *d;
 	char want[640];
 
 	refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
 	stop_ok(2, 300 * MS);
 	snprintf(want, sizeof(want), "CPU 2: tick ran 20.0%% of the window; SCHED (20.0%%): %s",
 		 line);
-	expect(diagnose(2, 1 * S), "SCHED", anchor, want);
+	d = diagnose(2, 1 * S);
+	expect(d, "SCHED", anchor, want);
+	CU_ASSERT_STRING_EQUAL(d->why, why);
 	ts_analysis_free(&an);
 }
 
@@ -516,23 +539,23 @@ static void test_sched_alone(void)
 		static const struct {
 			const char *kernel;
 			int64_t quota;
-			const char *anchor, *line;
+			const char *why, *anchor, *line;
 		} cases[] = {
-			{ "6.12.57+deb13-amd64", 50000, "cgroup-cpu-quota",
+			{ "6.12.57+deb13-amd64", 50000, "cpu-quota", "cgroup-cpu-quota",
 			  "app(100) ran alone under a cgroup CPU quota (cpu.max 50000 100000), which "
 			  "keeps the tick since 6.6; remove the quota on isolated CPUs (echo max > its "
 			  "cgroup's cpu.max)" },
-			{ "6.12.57+deb13-amd64", -1, "fair-server",
+			{ "6.12.57+deb13-amd64", -1, "fair-server", "fair-server",
 			  "app(100) ran alone without a CPU quota: on 6.12 and later the fair server "
 			  "(the deadline server for CFS tasks) holds the tick about once a second; but "
 			  "its timer (dl_task_timer) was never armed here; set "
 			  "/sys/kernel/debug/sched/fair_server/cpuN/runtime to 0 on isolated CPUs, if RT "
 			  "starvation is not a risk" },
-			{ "6.6.1", 50000, "cgroup-cpu-quota",
+			{ "6.6.1", 50000, "cpu-quota", "cgroup-cpu-quota",
 			  "app(100) ran alone under a cgroup CPU quota (cpu.max 50000 100000), which "
 			  "keeps the tick since 6.6; remove the quota on isolated CPUs (echo max > its "
 			  "cgroup's cpu.max)" },
-			{ "6.1.192", 50000, "reason-sched",
+			{ "6.1.192", 50000, "alone", "reason-sched",
 			  "app(100) ran alone: unexplained; a cgroup CPU quota (cpu.max, 6.6+) or the "
 			  "6.12 fair server keep the tick for one task; tickstat doctor checks both "
 			  "(cgroup-cpu-quota, fair-server)" },
@@ -545,7 +568,7 @@ static void test_sched_alone(void)
 		CU_ASSERT_EQUAL(ts_analysis_set_quota(&an, 100, cases[k].quota,
 						      cases[k].quota < 0 ? 0 : 100000), 0);
 		task[2] = 100;
-		expect_sched_20(cases[k].anchor, cases[k].line);
+		expect_sched_20(cases[k].why, cases[k].anchor, cases[k].line);
 	}
 
 	/*
@@ -559,21 +582,21 @@ static void test_sched_alone(void)
 			int64_t quota;		/* -1 none, -2 unknown (a tickstat recording) */
 			const char *symbol;
 			int armings;
-			const char *anchor, *line;
+			const char *why, *anchor, *line;
 		} cases[] = {
-			{ -1, "dl_task_timer", 3, "fair-server",
+			{ -1, "dl_task_timer", 3, "fair-server", "fair-server",
 			  "app(100) ran alone without a CPU quota: on 6.12 and later the fair server "
 			  "(the deadline server for CFS tasks) holds the tick about once a second; its "
 			  "timer (dl_task_timer) was armed 3 times here; set "
 			  "/sys/kernel/debug/sched/fair_server/cpuN/runtime to 0 on isolated CPUs, if RT "
 			  "starvation is not a risk" },
-			{ -2, "dl_task_timer+0x0", 2, "fair-server",
+			{ -2, "dl_task_timer+0x0", 2, "fair-server", "fair-server",
 			  "app(100) ran alone (its CPU quota unknown): on 6.12 and later the fair server "
 			  "(the deadline server for CFS tasks) holds the tick about once a second; its "
 			  "timer (dl_task_timer) was armed 2 times here; set "
 			  "/sys/kernel/debug/sched/fair_server/cpuN/runtime to 0 on isolated CPUs, if RT "
 			  "starvation is not a risk" },
-			{ -2, "dl_task_timer_other", 2, "reason-sched",
+			{ -2, "dl_task_timer_other", 2, "alone", "reason-sched",
 			  "app(100) ran alone: unexplained, its cgroup CPU quota unknown (no cgroup v2 "
 			  "where it ran, or it was gone); a cgroup CPU quota (cpu.max, 6.6+) or the 6.12 "
 			  "fair server keep the tick for one task; tickstat doctor checks both "
@@ -593,7 +616,7 @@ static void test_sched_alone(void)
 						 .pid = 100,
 						 .arm = { .type = TS_CAUSE_HRTIMER, .function = 0xd1,
 							  .inst = 0xd2, .target = 2 } });
-		expect_sched_20(cases[k].anchor, cases[k].line);
+		expect_sched_20(cases[k].why, cases[k].anchor, cases[k].line);
 	}
 
 	/* a kworker passing by while the task under a quota held SCHED: the quota still */
@@ -623,18 +646,19 @@ static void test_sched_alone(void)
 	       "CPU 2: tick ran 20.0% of the window; SCHED (20.0%): a SCHED_DEADLINE task is "
 	       "queued: deadline tasks keep the tick by design; nothing, or run it on a CPU that "
 	       "is not isolated");
+	expect_why("deadline");
 	ts_analysis_free(&an);
 
 	/* 6.12's sub-reasons, where the kernel names them (the series on 6.12) */
 	for (int k = 0; k < 2; k++) {
 		static const struct {
 			int sched;
-			const char *anchor, *line;
+			const char *why, *anchor, *line;
 		} cases[] = {
-			{ 4, "fair-server", "the kernel names the fair server (the deadline server for "
+			{ 4, "fair-server", "fair-server", "the kernel names the fair server (the deadline server for "
 			  "CFS tasks); set /sys/kernel/debug/sched/fair_server/cpuN/runtime to 0 on "
 			  "isolated CPUs, if RT starvation is not a risk" },
-			{ 5, "cgroup-cpu-quota", "the kernel names a CFS bandwidth quota (a cgroup's "
+			{ 5, "cpu-quota", "cgroup-cpu-quota", "the kernel names a CFS bandwidth quota (a cgroup's "
 			  "cpu.max); remove the quota on isolated CPUs (echo max > its cgroup's "
 			  "cpu.max)" },
 		};
@@ -643,7 +667,7 @@ static void test_sched_alone(void)
 		ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 		task[2] = 100;
 		dep_set(2, 99 * MS, 2, TS_SCOPE_CPU, cases[k].sched, 100, 0xa00);
-		expect_sched_20(cases[k].anchor, cases[k].line);
+		expect_sched_20(cases[k].why, cases[k].anchor, cases[k].line);
 	}
 }
 
@@ -854,6 +878,12 @@ static void report_json(FILE *f, const struct ts_analysis *a, const struct ts_cp
 	ts_output_json(f, a, &(struct ts_output_opts){ .top = 10 }, NULL);
 }
 
+static void report_csv(FILE *f, const struct ts_analysis *a, const struct ts_cpu *c)
+{
+	(void)c;
+	CU_ASSERT_EQUAL(ts_output_csv(f, a), 0);
+}
+
 /* The table's block and the JSON's object carry the same diagnosis; names stay escaped. */
 static void test_outputs(void)
 {
@@ -861,6 +891,7 @@ static void test_outputs(void)
 	char *got;
 
 	stream_start(0, 1, 0);
+	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
 	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
 	ts_comm_set(&an, 100, "a\nb");
@@ -894,14 +925,22 @@ static void test_outputs(void)
 	CU_ASSERT_STRING_EQUAL(why.cause, "SCHED");
 	CU_ASSERT_STRING_EQUAL(why.detail, "a\\x0ab(100) and caf\xc3\xa9(200) shared the CPU");
 	CU_ASSERT_STRING_EQUAL(why.anchor, "reason-sched");
+	CU_ASSERT_STRING_EQUAL(why.why, "shared");
 	/* the report: a why line after the SCHED row, a why object in its reason */
 	got = written(report_table, NULL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(got, "    2 SCHED            CPU      "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(got, "\n    2   why SCHED: a\\x0ab(100) and caf\xc3\xa9(200) "
 					"shared the CPU; pin one elsewhere [#reason-sched]\n"));
 	free(got);
+	/* the CSV timeline ends with each CPU's verdict in bounded labels */
+	got = written(report_csv, NULL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, "\ndiagnosis,1,1000000000,1000000000,,,TICKLESS,\n"
+					"diagnosis,2,1000000000,1000000000,,,SCHED,\n"
+					"why,2,1000000000,1000000000,,,SCHED:shared,\n"));
+	CU_ASSERT_PTR_NULL(strstr(got, "why,1,"));
+	free(got);
 	got = written(report_json, NULL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(got, "\"why\":{\"detail\":\"a\\\\x0ab(100) and "
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, "\"why\":{\"label\":\"shared\",\"detail\":\"a\\\\x0ab(100) and "
 					"caf\xc3\xa9(200) shared the CPU\",\"remedy\":\"pin one "
 					"elsewhere\",\"cookbook\":\"docs/cookbook.md#reason-sched\"}"));
 	free(got);
@@ -931,15 +970,30 @@ static void test_outputs(void)
 	CU_ASSERT_STRING_EQUAL(why.cause, "TICKLESS");
 	ts_explain_sched(&an, an.cpus[2], &why);
 	CU_ASSERT_STRING_EQUAL(why.anchor, "fair-server");
+	CU_ASSERT_STRING_EQUAL(why.why, "fair-server");
 	CU_ASSERT_PTR_NOT_NULL(strstr(why.detail, "app(100) ran alone (its CPU quota unknown): "
 					"on 6.12 and later the fair server"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(why.detail, "dl_task_timer) was armed once here"));
 	ts_explain_sched(&an, an.cpus[3], &why);
 	CU_ASSERT_STRING_EQUAL(why.anchor, "reason-sched");
 	CU_ASSERT_STRING_EQUAL(why.detail, "no task was seen running while it held the tick");
+	CU_ASSERT_STRING_EQUAL(why.why, "no-task");
 	CU_ASSERT_STRING_EQUAL(why.remedy,
 			       "see what was woken here (tickstat record -e sched:sched_wakeup, then "
 			       "trace-cmd report the recording)");
+	ts_analysis_free(&an);
+
+	/* no sched_switch: the tasks that shared the CPU have no names */
+	stream_start(0, 1, 0);
+	an.caps.sched_switch = 0;
+	ts_analysis_set_initial(&an, 2, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	refuse(2, 100 * MS, TS_SCOPE_CPU, 2);
+	stop_ok(2, 200 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	ts_explain_sched(&an, an.cpus[2], &why);
+	CU_ASSERT_STRING_EQUAL(why.why, "unnamed");
+	CU_ASSERT_STRING_EQUAL(why.detail,
+			       "more than one task was runnable; no sched_switch events name them");
 	ts_analysis_free(&an);
 
 	/* the co-runners table full of tasks that ran tickless: the one that held SCHED is summed */
@@ -953,6 +1007,7 @@ static void test_outputs(void)
 	ts_analysis_finish(&an, 1 * S);
 	ts_explain_sched(&an, an.cpus[2], &why);
 	CU_ASSERT_STRING_EQUAL(why.detail, "tasks beyond the co-runners table (its first 64) held it");
+	CU_ASSERT_STRING_EQUAL(why.why, "others");
 	CU_ASSERT_STRING_EQUAL(why.remedy,
 			       "pin everything but the isolated task elsewhere (cpusets, taskset)");
 	ts_analysis_free(&an);
