@@ -27,6 +27,7 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from promparse import Exposition, labels_of  # noqa: E402
+from sched_whys import sched_whys  # noqa: E402
 
 TOP = 3                 # the scenario's --top
 OWN_TOLERANCE_NS = 1000         # the monitor's own recording: 1 us (float seconds)
@@ -251,6 +252,18 @@ def check_counters(snaps: list[tuple[str, Exposition]]) -> None:
         groups[g] = groups.get(g, 0) + 1
     for g, count in groups.items():
         expect(f"series of {g} at most --top {TOP} + other", count <= TOP + 1, count)
+    # SCHED's time by its explanation: every CPU, every snapshot, adds up to SCHED's time
+    whys = set(sched_whys())
+    for name, snap in snaps:
+        for cpu in CPUS:
+            by_why = snap.select("tickstat_sched_why_seconds_total", cpu=str(cpu))
+            expect(f"{name}: CPU {cpu}: sched_why labels are tickstat's ({sorted(whys)})",
+                   {labels_of(k)["why"] for k in by_why} <= whys, sorted(by_why))
+            expect(f"{name}: CPU {cpu}: SCHED's time by why adds up to SCHED's time",
+                   abs(sum(by_why.values()) - snap.sum("tickstat_reason_seconds_total",
+                                                       cpu=str(cpu), reason="SCHED")) < 1e-6,
+                   (sum(by_why.values()), snap.sum("tickstat_reason_seconds_total",
+                                                    cpu=str(cpu), reason="SCHED")))
     for cpu in CPUS:
         expect(f"CPU {cpu}: no lost events",
                last.get("tickstat_lost_events_total", cpu=str(cpu)) == 0 and
@@ -274,6 +287,9 @@ def check_phases(s: dict[str, Exposition]) -> None:
     at_least("two tasks: CPU 2 SCHED seconds", 1.5,
              delta(s["lone"], s["two"], "tickstat_reason_seconds_total", cpu="2",
                    reason="SCHED"))
+    at_least("two tasks: CPU 2 SCHED seconds explained as two tasks sharing it", 1.5,
+             delta(s["lone"], s["two"], "tickstat_sched_why_seconds_total", cpu="2",
+                   why="shared"))
     at_least("two tasks: CPU 2 co-runner 'spin' seconds with SCHED holding", 1.5,
              delta(s["lone"], s["two"], "tickstat_corunner_sched_seconds_total", cpu="2",
                    comm="spin"))

@@ -330,6 +330,30 @@ static void take_causes(struct ts_series *s, const struct ts_analysis *an, const
  * emptied when half full; names come back with the next sched_switch, or
  * from /proc.
  */
+/*
+ * SCHED's time in the interval, charged to what explains it there
+ * (ts_explain_sched_interval): before the interval's co-runners and causes
+ * are emptied.
+ */
+static void take_sched_why(struct ts_series *s, const struct ts_analysis *an,
+			   const struct ts_cpu *c)
+{
+	struct ts_diagnosis d;
+	uint64_t sched = 0;
+	int why;
+
+	for (int k = 0; k < c->nr_reasons; k++)
+		if (c->reasons[k].class == TS_RC_DEP && c->reasons[k].value == 2)
+			sched += c->reasons[k].time_ns;
+	if (sched <= s->prev_sched[c->cpu])
+		return;
+	ts_explain_sched_interval(an, c, &d);
+	why = ts_sched_why_of(d.why);
+	if (why >= 0)
+		s->sched_why_ns[c->cpu][why] += sched - s->prev_sched[c->cpu];
+	s->prev_sched[c->cpu] = sched;
+}
+
 void ts_series_take(struct ts_series *s, struct ts_analysis *an, ts_symbol_fn sym,
 		    void *sym_ctx)
 {
@@ -348,6 +372,7 @@ void ts_series_take(struct ts_series *s, struct ts_analysis *an, ts_symbol_fn sy
 		s->ratio[i] = ts_share(d_stopped, d_stopped + d_running);
 		s->prev_busy[i][0] = stopped;
 		s->prev_busy[i][1] = running;
+		take_sched_why(s, an, c);
 		take_tasks(s, an, c);
 		take_causes(s, an, c, sym, sym_ctx);
 	}
@@ -464,6 +489,28 @@ static void write_time(const struct ts_series *s, const struct ts_analysis *an, 
 			continue;
 		cpu_label(cpu, sizeof(cpu), i);
 		ts_prom_double(p, "tickstat_busy_tickless_ratio", l, s->ratio[i]);
+	}
+}
+
+/* SCHED's time by its explanation: a label of ts_sched_whys, bounded, where the text is not */
+static void write_sched_why(const struct ts_series *s, const struct ts_analysis *an,
+			    struct ts_prom *p)
+{
+	char cpu[16];
+
+	ts_prom_family(p, "tickstat_sched_why_seconds_total", "counter",
+		       "Time the tick ran with SCHED among the reasons, by what explained SCHED in the interval.");
+	for (int i = 0; i < an->nr_cpus; i++) {
+		if (!an->cpus[i] || !an->cpus[i]->active)
+			continue;
+		cpu_label(cpu, sizeof(cpu), i);
+		for (int w = 0; w < TS_NR_SCHED_WHY; w++) {
+			const char *l[] = { "cpu", cpu, "why", ts_sched_whys[w], NULL };
+
+			if (s->sched_why_ns[i][w])
+				ts_prom_seconds(p, "tickstat_sched_why_seconds_total", l,
+						s->sched_why_ns[i][w]);
+		}
 	}
 }
 
@@ -683,6 +730,7 @@ void ts_series_write(const struct ts_series *s, const struct ts_analysis *an,
 	write_time(s, an, p);
 	write_reasons(an, p, 0);
 	write_reasons(an, p, 1);
+	write_sched_why(s, an, p);
 	write_decisions(an, p);
 	write_cpu_families(an, p);
 	write_culprits(s, p);

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "analysis.h"
+#include "diagnosis.h"
 #include "promtext.h"
 
 /* One culprit, co-runner or cause series. */
@@ -67,6 +68,9 @@ struct ts_series {
 	uint64_t prev_busy[TS_MAX_CPUS][2];	/* last update's busy stopped, running ns */
 	double ratio[TS_MAX_CPUS];		/* last interval's busy tickless share; <0 none */
 	int online[TS_MAX_CPUS];
+	uint64_t prev_sched[TS_MAX_CPUS];	/* last update's SCHED time, ns */
+	/* SCHED's time by what explained it in the interval it fell in (ts_sched_whys) */
+	uint64_t sched_why_ns[TS_MAX_CPUS][TS_NR_SCHED_WHY];
 	struct ts_rows culprits;
 	struct ts_rows tasks;
 	struct ts_rows causes;

@@ -196,6 +196,43 @@ static void test_series_counters(void)
 	finish();
 }
 
+#define SCHED_WHY(why)	"tickstat_sched_why_seconds_total{cpu=\"1\",why=\"" why "\"} "
+
+/*
+ * SCHED's time by what explained it in each interval: two tasks sharing
+ * the CPU, then a lone task whose SCHED_DEADLINE sub-reason was set; the
+ * earlier interval's label keeps its time, and an interval without SCHED
+ * adds nothing.
+ */
+static void test_series_sched_why(void)
+{
+	start(5);
+	sw(1, 0, 0, 100);
+	stop_in(1, 100 * MS, 100);
+	sw(1, 500 * MS, 100, 200);
+	stop_sched(1, 500 * MS, 200);
+	sw(1, 700 * MS, 200, 100);
+	stop_in(1, 1 * S, 100);
+	update(1 * S);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(SCHED_WHY("shared")), 0.5, 1e-9);
+	CU_ASSERT_EQUAL(value_of(SCHED_WHY("deadline")), -1);
+	/* one task, and the kernel names a deadline task (sched 1) */
+	feed(&(struct ts_event){ .kind = TS_EV_DEP_SET, .cpu = 1, .ts = 1200 * MS, .pid = 100,
+				 .dep = { .dependency = 1 << 2, .scope = TS_SCOPE_CPU, .target = 1,
+					  .sched = 1 } });
+	stop_sched(1, 1200 * MS, 100);
+	stop_in(1, 1500 * MS, 100);
+	update(2 * S);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(SCHED_WHY("deadline")), 0.3, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(SCHED_WHY("shared")), 0.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(SCHED_SECONDS), 0.8, 1e-9);
+	update(3 * S);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(SCHED_WHY("deadline")), 0.3, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(value_of(SCHED_WHY("shared")), 0.5, 1e-9);
+	CU_ASSERT_EQUAL(value_of("tickstat_sched_why_seconds_total{cpu=\"2\""), -1);
+	finish();
+}
+
 /* a cause's entry (exit 0) or exit (1) on cpu, in task 100; IRQs named devKEY */
 static void cause_ev(int cpu, uint64_t ts, int type, int exit, uint64_t key)
 {
@@ -735,6 +772,7 @@ int main(void)
 		{ "series: counters and the interval's ratio", test_series_counters },
 		{ "series: label sets bounded, tables emptied", test_series_bounded },
 		{ "series: causes by CPU, type and name, bounded", test_series_causes },
+		{ "series: SCHED's time by its explanation", test_series_sched_why },
 		{ "series: a type's causes beyond the table keep their type", test_series_causes_other },
 		{ "series: x86 vectors by kind", test_series_vectors },
 		{ "series: no counter ever goes down", test_series_monotonic },
