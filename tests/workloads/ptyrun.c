@@ -4,19 +4,24 @@
  * the tests of tickstat top (tests/scenarios/top.sh): the guest has no
  * python, no script(1) and no expect.
  *
- * usage: ptyrun -o FILE [-s ROWSxCOLS] [-r SECS:ROWSxCOLS]... [-k SECS:KEY]...
+ * usage: ptyrun -o FILE [-s ROWSxCOLS] [-a TEXT] [-r SECS:ROWSxCOLS]... [-k SECS:KEY]...
  *               [-m SECS]... [-t SECS] -- COMMAND [ARGS]
  *
  *   -o FILE            every byte the command writes to the terminal
  *   -s ROWSxCOLS       the terminal's size at the start (default 24x80)
+ *   -a TEXT            the actions' SECS count from TEXT's first appearance in
+ *                      the output, not from the start: a command slow to
+ *                      start (a loaded host) then still gets them at the
+ *                      same moments of its own clock
  *   -r SECS:ROWSxCOLS  resize it SECS after the start (the command gets SIGWINCH)
  *   -k SECS:KEY        type KEY: a character, or ^C for Ctrl-C (any ^X)
  *   -m SECS            only a mark
  *   -t SECS            kill the command (SIGKILL) if it still runs then (default 60)
  *
  * FILE.marks gets a line per action, "SECS ACTION OFFSET" (OFFSET: how many
- * bytes FILE held when it came), and at the end "exit STATUS" (128 + the
- * signal when the command was killed).  The command's standard error stays
+ * bytes FILE held when it came; SECS from the start), with -a a line
+ * "SECS anchor OFFSET" when TEXT came, and at the end "exit STATUS" (128 +
+ * the signal when the command was killed).  The command's standard error stays
  * ptyrun's.  ptyrun exits 0 when it ran the command, whatever its status.
  */
 #define _GNU_SOURCE
@@ -47,6 +52,7 @@ struct action {
 
 static struct action actions[MAX_ACTIONS];
 static int nr_actions;
+static const char *anchor;	/* -a: the actions wait for it */
 
 static int parse_size(const char *s, struct winsize *ws)
 {
@@ -137,21 +143,41 @@ static pid_t start_command(char **argv, const struct winsize *ws, int *master)
 	return pid;
 }
 
+/*
+ * Has the anchor come?  seen holds the output's last bytes before buf, so
+ * that an anchor split between two reads is found.
+ */
+static int anchor_in(char *seen, size_t keep, const char *buf, size_t n)
+{
+	char joined[2 * 64 + 4096];
+	size_t had = strlen(seen);
+
+	memcpy(joined, seen, had);
+	memcpy(joined + had, buf, n);
+	joined[had + n] = '\0';
+	if (memmem(joined, had + n, anchor, strlen(anchor)))
+		return 1;
+	had += n;
+	memmove(seen, joined + (had > keep ? had - keep : 0), had > keep ? keep : had);
+	seen[had > keep ? keep : had] = '\0';
+	return 0;
+}
+
 /* Copy the terminal's output into out until the command has exited and closed it. */
 static int run(pid_t pid, int master, FILE *out, FILE *marks, double timeout)
 {
-	double start = now();
+	double start = now(), base = anchor ? -1 : 0;
 	int status = -1, exited = 0, killed = 0;
 	long offset = 0;
-	char buf[4096];
+	char buf[4096], seen[64 + 1] = "";
 
 	for (;;) {
 		struct pollfd pfd = { .fd = master, .events = POLLIN };
 		double t = now() - start;
 		ssize_t n;
 
-		for (int i = 0; i < nr_actions; i++)
-			if (!actions[i].done && actions[i].at <= t)
+		for (int i = 0; base >= 0 && i < nr_actions; i++)
+			if (!actions[i].done && actions[i].at <= t - base)
 				act(&actions[i], master, marks, offset, t);
 		if (!exited && !killed && t > timeout) {
 			fprintf(marks, "%.3f timeout %ld\n", t, offset);
@@ -174,6 +200,10 @@ static int run(pid_t pid, int master, FILE *out, FILE *marks, double timeout)
 		}
 		fwrite(buf, 1, n, out);
 		offset += n;
+		if (base < 0 && anchor_in(seen, strlen(anchor) - 1, buf, n)) {
+			base = now() - start;
+			fprintf(marks, "%.3f anchor %ld\n", base, offset);
+		}
 	}
 	if (!exited)
 		waitpid(pid, &status, 0);
@@ -182,7 +212,7 @@ static int run(pid_t pid, int master, FILE *out, FILE *marks, double timeout)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: ptyrun -o FILE [-s ROWSxCOLS] [-r SECS:ROWSxCOLS]... "
+	fprintf(stderr, "usage: ptyrun -o FILE [-s ROWSxCOLS] [-a TEXT] [-r SECS:ROWSxCOLS]... "
 		"[-k SECS:KEY]... [-m SECS]... [-t SECS] -- COMMAND [ARGS]\n");
 	return 2;
 }
@@ -197,10 +227,16 @@ int main(int argc, char **argv)
 	int opt, master, status;
 	pid_t pid;
 
-	while ((opt = getopt(argc, argv, "+o:s:r:k:m:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "+o:s:a:r:k:m:t:")) != -1) {
 		switch (opt) {
 		case 'o':
 			path = optarg;
+			break;
+		case 'a':
+			/* 1 to 64 bytes: the carry between two reads is one less */
+			if (!optarg[0] || strlen(optarg) > 64)
+				return usage();
+			anchor = optarg;
 			break;
 		case 's':
 			if (parse_size(optarg, &ws))
