@@ -35,6 +35,14 @@ TICKSTAT = Path(os.environ.get("TICKSTAT") or TOP / "build" / "tools" / "ticksta
 SCRIPT = HERE.parent / "tickplot"
 
 
+def timeline_of(rows: str) -> "tickplot.Timeline":
+    """The timeline of a CSV with tickplot's header and these rows."""
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "t.csv"
+        path.write_text(",".join(tickplot.CSV_HEADER) + "\n" + rows)
+        return tickplot.load_csv(path)
+
+
 def private_device(path: Path, minor: int) -> Path:
     """A device node of our own (1, MINOR: 3 null, 7 full) for a test to write
     through: were tickplot ever to replace what a link points to, it would
@@ -216,18 +224,14 @@ class TimelineTest(unittest.TestCase):
         """Cause rows: a marker per cause at its start, one collection per CPU and
         type, in the legend; an exit not seen (empty end) is an instant; a CSV
         without them draws none and says none in the legend."""
-        with tempfile.TemporaryDirectory() as d:
-            path = Path(d) / "c.csv"
-            path.write_text(",".join(tickplot.CSV_HEADER) + "\n"
-                            "window,1-2,5000000000,7000000000,,,0123456789abcdef,\n"
-                            "span,1,0,2000000000,stopped,busy,,7\n"
-                            "cause,1,500000000,500010000,,,hrtimer:perf_mux_hrtimer_handler,7\n"
-                            "cause,1,900000000,,,,irq:24 virtio0-input.0,7\n"
-                            "cause,1,1500000000,1500020000,,,hrtimer:perf_mux_hrtimer_handler,7\n"
-                            "cause,1,1600000000,1600001000,,,vector:reschedule,7\n"
-                            "span,2,0,2000000000,stopped,idle,,0\n"
-                            "cause,2,1000000000,1000005000,,,\"work:vmstat_update\",0\n")
-            tl = tickplot.load_csv(path)
+        tl = timeline_of("window,1-2,5000000000,7000000000,,,0123456789abcdef,\n"
+                         "span,1,0,2000000000,stopped,busy,,7\n"
+                         "cause,1,500000000,500010000,,,hrtimer:perf_mux_hrtimer_handler,7\n"
+                         "cause,1,900000000,,,,irq:24 virtio0-input.0,7\n"
+                         "cause,1,1500000000,1500020000,,,hrtimer:perf_mux_hrtimer_handler,7\n"
+                         "cause,1,1600000000,1600001000,,,vector:reschedule,7\n"
+                         "span,2,0,2000000000,stopped,idle,,0\n"
+                         "cause,2,1000000000,1000005000,,,\"work:vmstat_update\",0\n")
         self.assertEqual(dict(tl.causes[1]), {
             "hrtimer": [(0.5, "perf_mux_hrtimer_handler"), (1.5, "perf_mux_hrtimer_handler")],
             "irq": [(0.9, "24 virtio0-input.0")], "vector": [(1.6, "reschedule")]})
@@ -270,19 +274,15 @@ class TimelineTest(unittest.TestCase):
     def test_verdict_rows(self):
         """Verdict rows after the timeline: each CPU's diagnosis and SCHED's
         explanation label its row; the labels are tickstat's own."""
-        with tempfile.TemporaryDirectory() as d:
-            path = Path(d) / "v.csv"
-            path.write_text(",".join(tickplot.CSV_HEADER) + "\n"
-                            "window,1-3,5000000000,7000000000,,,0123456789abcdef,\n"
-                            "span,1,0,2000000000,stopped,busy,,7\n"
-                            "span,2,0,1000000000,running,busy,SCHED@CPU,8\n"
-                            "span,2,1000000000,2000000000,stopped,busy,,8\n"
-                            "span,3,0,2000000000,stopped,idle,,0\n"
-                            "diagnosis,1,2000000000,2000000000,,,TICKLESS,\n"
-                            "why,1,2000000000,2000000000,,,SCHED:fair-server,\n"
-                            "diagnosis,2,2000000000,2000000000,,,SCHED,\n"
-                            "why,2,2000000000,2000000000,,,SCHED:shared,\n")
-            tl = tickplot.load_csv(path)
+        tl = timeline_of("window,1-3,5000000000,7000000000,,,0123456789abcdef,\n"
+                         "span,1,0,2000000000,stopped,busy,,7\n"
+                         "span,2,0,1000000000,running,busy,SCHED@CPU,8\n"
+                         "span,2,1000000000,2000000000,stopped,busy,,8\n"
+                         "span,3,0,2000000000,stopped,idle,,0\n"
+                         "diagnosis,1,2000000000,2000000000,,,TICKLESS,\n"
+                         "why,1,2000000000,2000000000,,,SCHED:fair-server,\n"
+                         "diagnosis,2,2000000000,2000000000,,,SCHED,\n"
+                         "why,2,2000000000,2000000000,,,SCHED:shared,\n")
         self.assertEqual(tl.diagnosis, {1: "TICKLESS", 2: "SCHED"})
         self.assertEqual(tl.sched_why, {1: "fair-server", 2: "shared"})
         fig, ax = plt.subplots()
