@@ -20,8 +20,9 @@
  *
  * FILE.marks gets a line per action, "SECS ACTION OFFSET" (OFFSET: how many
  * bytes FILE held when it came; SECS from the start), with -a a line
- * "SECS anchor OFFSET" when TEXT came, and at the end "exit STATUS" (128 +
- * the signal when the command was killed).  The command's standard error stays
+ * "SECS anchor OFFSET" when TEXT came (or at the end "SECS no-anchor OFFSET"
+ * when it never did), and at the end "exit STATUS" (128 + the signal when
+ * the command was killed).  The command's standard error stays
  * ptyrun's.  ptyrun exits 0 when it ran the command, whatever its status.
  */
 #define _GNU_SOURCE
@@ -144,22 +145,21 @@ static pid_t start_command(char **argv, const struct winsize *ws, int *master)
 }
 
 /*
- * Has the anchor come?  seen holds the output's last bytes before buf, so
- * that an anchor split between two reads is found.
+ * Has the anchor come?  seen holds the output's last *had bytes before buf
+ * (a length, not a string: the output may hold NULs), so that an anchor
+ * split between two reads is found.
  */
-static int anchor_in(char *seen, size_t keep, const char *buf, size_t n)
+static int anchor_in(char *seen, size_t *had, size_t keep, const char *buf, size_t n)
 {
-	char joined[2 * 64 + 4096];
-	size_t had = strlen(seen);
+	char joined[64 + 4096];
+	size_t len = *had + n;
 
-	memcpy(joined, seen, had);
-	memcpy(joined + had, buf, n);
-	joined[had + n] = '\0';
-	if (memmem(joined, had + n, anchor, strlen(anchor)))
+	memcpy(joined, seen, *had);
+	memcpy(joined + *had, buf, n);
+	if (memmem(joined, len, anchor, strlen(anchor)))
 		return 1;
-	had += n;
-	memmove(seen, joined + (had > keep ? had - keep : 0), had > keep ? keep : had);
-	seen[had > keep ? keep : had] = '\0';
+	*had = len > keep ? keep : len;
+	memcpy(seen, joined + len - *had, *had);
 	return 0;
 }
 
@@ -169,7 +169,8 @@ static int run(pid_t pid, int master, FILE *out, FILE *marks, double timeout)
 	double start = now(), base = anchor ? -1 : 0;
 	int status = -1, exited = 0, killed = 0;
 	long offset = 0;
-	char buf[4096], seen[64 + 1] = "";
+	char buf[4096], seen[64];
+	size_t had = 0;
 
 	for (;;) {
 		struct pollfd pfd = { .fd = master, .events = POLLIN };
@@ -200,13 +201,15 @@ static int run(pid_t pid, int master, FILE *out, FILE *marks, double timeout)
 		}
 		fwrite(buf, 1, n, out);
 		offset += n;
-		if (base < 0 && anchor_in(seen, strlen(anchor) - 1, buf, n)) {
+		if (base < 0 && anchor_in(seen, &had, strlen(anchor) - 1, buf, n)) {
 			base = now() - start;
 			fprintf(marks, "%.3f anchor %ld\n", base, offset);
 		}
 	}
 	if (!exited)
 		waitpid(pid, &status, 0);
+	if (base < 0)	/* no action came: say why */
+		fprintf(marks, "%.3f no-anchor %ld\n", now() - start, offset);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 

@@ -56,7 +56,7 @@ REPORT_ID = re.compile(r"[0-9a-f]{16}")   # window.id, the CSV window row's: 16 
 DIAGNOSIS_CAUSE = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,46}")
 # what explains SCHED, in a word: tickstat's ts_sched_whys (diagnosis.c), in its order
 SCHED_WHYS = ("deadline", "fair-server", "cpu-quota", "unnamed", "kworker", "percpu-kthread",
-              "shared", "alone", "others", "no-task")
+              "shared", "alone", "others", "no-task", "scx")
 # compare warns when the windows' lengths differ by more than this share of the longer
 WINDOW_TOLERANCE = 0.10
 EXIT_INPUT, EXIT_USAGE, EXIT_OUTPUT = 1, 2, 3
@@ -364,7 +364,7 @@ def add_verdict(tl: Timeline, row: dict) -> None:
     """A verdict row, after the timeline: diagnosis,CPU,W,W,,,CAUSE, or
     why,CPU,W,W,,,SCHED:LABEL, (one of each per CPU, at the window's end W)."""
     cpu = csv_int(row["cpu"], "cpu", MAX_CPU - 1)
-    if any(row[k] for k in ("tick", "idle", "task")):
+    if any(row.get(k) for k in ("tick", "idle", "task")):
         raise ValueError(f"a {row['kind']} row with a tick, idle or task field")
     at = csv_int(row["start_ns"], "start_ns")
     if csv_int(row["end_ns"], "end_ns") != at or \

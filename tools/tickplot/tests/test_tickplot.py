@@ -290,6 +290,12 @@ class TimelineTest(unittest.TestCase):
         self.assertEqual([t.get_text() for t in ax.get_yticklabels()],
                          ["CPU1\nTICKLESS\nSCHED: fair-server", "CPU2\nSCHED: shared", "CPU3"])
         plt.close(fig)
+        # a file of seven columns (no task) takes them too
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "v1.csv"
+            path.write_text(",".join(tickplot.CSV_HEADER_V1) + "\n"
+                            "span,1,0,2000,stopped,busy,\ndiagnosis,1,2000,2000,,,TICKLESS\n")
+            self.assertEqual(tickplot.load_csv(path).diagnosis, {1: "TICKLESS"})
         # the labels are those tickstat writes (ts_sched_whys in diagnosis.c), in order
         sys.path.insert(0, str(TOP / "tests"))
         from sched_whys import sched_whys

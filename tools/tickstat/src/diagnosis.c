@@ -239,6 +239,7 @@ const char * const ts_sched_whys[TS_NR_SCHED_WHY] = {
 	[TS_WHY_ALONE] = "alone",
 	[TS_WHY_OTHERS] = "others",
 	[TS_WHY_NO_TASK] = "no-task",
+	[TS_WHY_SCX] = "scx",
 };
 
 /* ts_sched_why_of - the index of a label of ts_sched_whys, or -1 */
@@ -791,6 +792,15 @@ static void diag_sched(const struct ts_analysis *an, const struct ts_cpu *c, int
 		d->why = ts_sched_whys[TS_WHY_FAIR_SERVER];
 		d->remedy[0] = '\0';
 		PUT(d->remedy, "%s", FAIR_SERVER_REMEDY);
+		return;
+	}
+	if (detail == 6) {			/* SCX: the kernel says so */
+		PUT(d->detail, "the kernel names sched_ext: its BPF scheduler gave the running task "
+		    "a finite slice, or sched_ext bypasses the BPF scheduler");
+		d->why = ts_sched_whys[TS_WHY_SCX];
+		d->remedy[0] = '\0';
+		PUT(d->remedy, "have the BPF scheduler give tasks on isolated CPUs an infinite slice "
+		    "(SCX_SLICE_INF)");
 		return;
 	}
 	if (detail == 5) {			/* CFS_BANDWIDTH: the kernel says so */

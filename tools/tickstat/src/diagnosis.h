@@ -52,6 +52,7 @@ enum ts_sched_why {
 	TS_WHY_ALONE,		/* one task, nothing in the data says why */
 	TS_WHY_OTHERS,		/* tasks beyond the co-runners table */
 	TS_WHY_NO_TASK,		/* no task seen running while it held the tick */
+	TS_WHY_SCX,		/* sched_ext: the kernel's sub-reason SCX */
 	TS_NR_SCHED_WHY
 };
 

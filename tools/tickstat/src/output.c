@@ -158,8 +158,8 @@ static void table_reasons(FILE *f, const struct ts_analysis *an, const struct ts
 				struct ts_diagnosis why;
 
 				ts_explain_sched(an, c, &why);
-				fprintf(f, "  %3d   why SCHED: %s; %s [#%s]\n", c->cpu, why.detail,
-					why.remedy, why.anchor);
+				fprintf(f, "  %3d   why SCHED (%s): %s; %s [#%s]\n", c->cpu, why.why,
+					why.detail, why.remedy, why.anchor);
 			}
 		}
 		more_not_shown(f, c->cpu, n, o->top);
@@ -950,18 +950,6 @@ static void csv_window(FILE *f, const struct ts_analysis *an)
 }
 
 /*
- * ts_output_csv - the timeline of the finished analysis as CSV:
- * kind,cpu,start_ns,end_ns,tick,idle,reasons,task.  A window row first
- * (csv_window), then the spans, ticks and causes of the CPUs the report
- * shows and no other, with times from the window start, each CPU's rows
- * in time order; task is the pid running (0 idle, empty when unknown);
- * last, each CPU's verdict (csv_verdict) at the window's end.  The
- * analysis must have kept its timeline (ts_analysis_keep_timeline), which
- * may hold CPUs the report no longer shows (-C narrows a recording's
- * monitored CPUs after reading; a CPU without data is dropped).  Returns 0,
- * or -1 when it cannot be read.
- */
-/*
  * A reported CPU's verdict after its timeline, as bounded labels: the
  * diagnosis's cause, and when a SCHED reason held the tick, what explains
  * it (ts_sched_whys).  Both are stamped at the window's end, where the
@@ -987,6 +975,18 @@ static void csv_verdict(FILE *f, const struct ts_analysis *an, const struct ts_c
 	}
 }
 
+/*
+ * ts_output_csv - the timeline of the finished analysis as CSV:
+ * kind,cpu,start_ns,end_ns,tick,idle,reasons,task.  A window row first
+ * (csv_window), then the spans, ticks and causes of the CPUs the report
+ * shows and no other, with times from the window start, each CPU's rows
+ * in time order; task is the pid running (0 idle, empty when unknown);
+ * last, each CPU's verdict (csv_verdict) at the window's end.  The
+ * analysis must have kept its timeline (ts_analysis_keep_timeline), which
+ * may hold CPUs the report no longer shows (-C narrows a recording's
+ * monitored CPUs after reading; a CPU without data is dropped).  Returns 0,
+ * or -1 when it cannot be read.
+ */
 int ts_output_csv(FILE *f, const struct ts_analysis *an)
 {
 	struct ts_timeline_iter *it = calloc(1, sizeof(*it));

@@ -324,13 +324,6 @@ static void take_causes(struct ts_series *s, const struct ts_analysis *an, const
 }
 
 /*
- * ts_series_take - bring the series up to the analysis' numbers (already
- * charged up to the moment wanted): the last interval's share, and the
- * culprit, co-runner and cause tables, which are emptied.  The comm table is
- * emptied when half full; names come back with the next sched_switch, or
- * from /proc.
- */
-/*
  * SCHED's time in the interval, charged to what explains it there
  * (ts_explain_sched_interval): before the interval's co-runners and causes
  * are emptied.
@@ -354,6 +347,13 @@ static void take_sched_why(struct ts_series *s, const struct ts_analysis *an,
 	s->prev_sched[c->cpu] = sched;
 }
 
+/*
+ * ts_series_take - bring the series up to the analysis' numbers (already
+ * charged up to the moment wanted): the last interval's share, and the
+ * culprit, co-runner and cause tables, which are emptied.  The comm table is
+ * emptied when half full; names come back with the next sched_switch, or
+ * from /proc.
+ */
 void ts_series_take(struct ts_series *s, struct ts_analysis *an, ts_symbol_fn sym,
 		    void *sym_ctx)
 {

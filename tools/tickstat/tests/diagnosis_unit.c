@@ -650,7 +650,7 @@ static void test_sched_alone(void)
 	ts_analysis_free(&an);
 
 	/* 6.12's sub-reasons, where the kernel names them (the series on 6.12) */
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		static const struct {
 			int sched;
 			const char *why, *anchor, *line;
@@ -661,6 +661,10 @@ static void test_sched_alone(void)
 			{ 5, "cpu-quota", "cgroup-cpu-quota", "the kernel names a CFS bandwidth quota (a cgroup's "
 			  "cpu.max); remove the quota on isolated CPUs (echo max > its cgroup's "
 			  "cpu.max)" },
+			{ 6, "scx", "reason-sched", "the kernel names sched_ext: its BPF scheduler gave the "
+			  "running task a finite slice, or sched_ext bypasses the BPF scheduler; have "
+			  "the BPF scheduler give tasks on isolated CPUs an infinite slice "
+			  "(SCX_SLICE_INF)" },
 		};
 
 		stream_start(0, 1, 1);
@@ -929,7 +933,7 @@ static void test_outputs(void)
 	/* the report: a why line after the SCHED row, a why object in its reason */
 	got = written(report_table, NULL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(got, "    2 SCHED            CPU      "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(got, "\n    2   why SCHED: a\\x0ab(100) and caf\xc3\xa9(200) "
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, "\n    2   why SCHED (shared): a\\x0ab(100) and caf\xc3\xa9(200) "
 					"shared the CPU; pin one elsewhere [#reason-sched]\n"));
 	free(got);
 	/* the CSV timeline ends with each CPU's verdict in bounded labels */
