@@ -294,6 +294,13 @@ def check_sched_why(s: Scenario, anchors: set) -> None:
         s.expect("CPU1 SCHED why: the cgroup CPU quota",
                  why.get("cookbook", "").endswith("#cgroup-cpu-quota") and
                  why.get("label") == "cpu-quota", "cgroup-cpu-quota", why)
+    elif s.name == "lone-task" and s.fair_server.get(1) and sched and \
+            sched.get("detail") == "FAIR_SERVER":
+        # the 6.12 series names the sub-reason: the kernel's word settles it
+        s.expect("CPU1 SCHED why: the fair server, as the kernel names it",
+                 why.get("label") == "fair-server" and
+                 why.get("detail", "").startswith("the kernel names the fair server"),
+                 "fair-server", why)
     elif s.name == "lone-task" and s.fair_server.get(1) and sched:
         # the spinner alone; its SCHED moments are the fair server's, whose
         # replenishment timer the recording saw armed on CPU 1
@@ -437,7 +444,8 @@ def sched_phase(s: Scenario, n: int, detail: str | None, secs: float, tol: float
 
 # Where the scheduler sets SCHED: sched_update_tick_dependency() is inlined
 # into the enqueue path, and each build inlines it elsewhere: activate_task
-# in the patched guest kernel, enqueue_task_fair or ttwu_do_activate in
+# in the patched 6.1 guest kernel, enqueue_task_fair in the patched 6.12
+# (add_nr_running() moved there), enqueue_task_fair or ttwu_do_activate in
 # Debian's 6.1 (seen with the probes).
 SCHED_SETTERS = ("activate_task", "enqueue_task", "ttwu_do_activate")
 
@@ -456,10 +464,11 @@ def check_two_tasks(s: Scenario) -> None:
     if s.patched:
         # whoever enqueues the second task sets it: the task itself, or the
         # migration thread that moves it to CPU 1
-        s.expect("CPU1 culprit: SCHED/CFS set in activate_task",
+        setter = "activate_task" if s.release < (6, 12) else "enqueue_task_fair"
+        s.expect(f"CPU1 culprit: SCHED/CFS set in {setter}",
                  any(k["dependency"] == "SCHED" and k["sched"] == "CFS" and k["sets"] and
-                     (k["caller"] or "").startswith("activate_task") for k in c["culprits"]),
-                 "activate_task", c["culprits"])
+                     (k["caller"] or "").startswith(setter) for k in c["culprits"]),
+                 setter, c["culprits"])
     elif s.dep_events:
         # probes: the same culprit, without the scheduler's sub-reason
         s.expect("CPU1 culprit: SCHED set at CPU 1 in the scheduler's enqueue path",
