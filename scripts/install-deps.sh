@@ -12,6 +12,7 @@ set -eu
 
 PACKAGES="
 linux-source-6.1
+linux-source-6.12
 qemu-system-x86
 libtracefs-dev
 libtraceevent-dev
