@@ -210,7 +210,7 @@ scenario: deps kernel-patched image
 	$(Q)tests/conformance/run --tree $(TREE) -v $(NAME)
 
 # docs/kernels.md: the support matrix, measured on every kernel
-kernels-doc: deps kernel-patched image
+kernels-doc: deps kernel-patched series-6.12 image
 	$(Q)scripts/kernel-matrix.py -o docs/kernels.md
 
 # Benchmarks (not part of check): observer effect, report throughput, the

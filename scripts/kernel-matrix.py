@@ -28,7 +28,9 @@ from datetime import date
 from pathlib import Path
 
 TOP = Path(__file__).resolve().parent.parent
-KERNELS = ("patched", "debian-6.1", "debian-6.1-rt", "debian-6.12", "debian-6.12-rt")
+KERNELS = ("patched", "patched-6.12", "debian-6.1", "debian-6.1-rt", "debian-6.12",
+           "debian-6.12-rt")
+PATCHED = ("patched", "patched-6.12")   # built here, with a series
 SCENARIOS = ("lone-task", "two-tasks", "posix-timer")
 # With probes: the emulator's threading and the scenarios.  Placing and
 # removing kprobes crashes 6.1 under QEMU's multi-threaded TCG, not on one
@@ -114,16 +116,18 @@ def tick_timer(files: Path) -> str:
 
 
 def package(kernel: str) -> str:
-    if kernel == "patched":
-        src = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "linux-source-6.1"],
+    if kernel in PATCHED:
+        base = "6.12" if kernel == "patched-6.12" else "6.1"
+        src = subprocess.run(["dpkg-query", "-W", "-f=${Version}", f"linux-source-{base}"],
                              capture_output=True, text=True).stdout.strip()
-        return f"linux-source-6.1 {src} + kernel-patches/, tinyconfig + guest-image/config"
+        series = "kernel-patches/linux-6.12/" if base == "6.12" else "kernel-patches/"
+        return f"linux-source-{base} {src} + {series}, tinyconfig + guest-image/config"
     return (TOP / "build/debian" / kernel / "package").read_text().strip()
 
 
 def measure(kernel: str, work: Path) -> dict:
     print(f"kernel-matrix: {kernel}", file=sys.stderr)
-    if kernel != "patched":  # fetched before the boot is timed
+    if kernel not in PATCHED:  # fetched before the boot is timed
         subprocess.run([str(TOP / "scripts/debian-kernel.py"), kernel], check=True,
                        stdout=subprocess.DEVNULL)
     boot = boot_seconds(kernel)
@@ -226,8 +230,8 @@ def probes_section(results: list[dict]) -> list[str]:
         row(["---"] * 9),
     ]
     for r in results:
-        if r["kernel"] == "patched":
-            lines.append(probes_rows("`patched`", r["reps"], r["verdicts"]))
+        if r["kernel"] in PATCHED:
+            lines.append(probes_rows(f"`{r['kernel']}`", r["reps"], r["verdicts"]))
     for r in with_probes:
         lines.append(probes_rows(f"`{r['kernel']}`, no probes", r["reps"], r["verdicts"]))
         lines.append(probes_rows(f"`{r['kernel']}`, `--probes=on`", r["probes"]["reps"],
@@ -248,7 +252,9 @@ def render(results: list[dict]) -> str:
         "project's guest (QEMU TCG, 4 vCPUs, `nohz_full=1-3 rcu_nocbs=1-3`) on this 2-core "
         "host: once with nothing to do (the boot time), then once for the three short "
         "conformance scenarios of docs/scenarios/ (lone-task, two-tasks, posix-timer), judged "
-        "by `tests/conformance/run` as on a stock kernel (all but `patched`). Debian's images "
+        "by `tests/conformance/run` as on a stock kernel (all but `patched` and "
+        "`patched-6.12`, built from Debian's linux-source-6.1 and -6.12 with the series). "
+        "Debian's images "
         "come from the archive with `apt-get download` (`scripts/debian-kernel.py`); "
         "`make check` runs the stock side on `debian-6.1`, the short scenarios and the "
         "causes (causes, work-irq) on `debian-6.12`, `debian-6.1-rt` and `debian-6.12-rt` "
