@@ -638,7 +638,7 @@ static struct ts_task_time *task_time(struct ts_cpu *c, int pid)
 static int holds_sched(const struct ts_cpu *c, const int *reasons, int nr)
 {
 	for (int i = 0; i < nr; i++)
-		if (c->reasons[reasons[i]].class == TS_RC_DEP && c->reasons[reasons[i]].value == 2)
+		if (ts_reason_is_sched(&c->reasons[reasons[i]]))
 			return 1;
 	return 0;
 }

@@ -68,6 +68,12 @@ struct ts_reason {
 	uint64_t events;	/* decisions that reported it */
 };
 
+/* A SCHED dependency (bit 2), whatever its scope: the reason that gets a why */
+static inline int ts_reason_is_sched(const struct ts_reason *r)
+{
+	return r->class == TS_RC_DEP && r->value == 2;
+}
+
 /* The capabilities of the kernel that produced the stream. */
 struct ts_caps {
 	int tick_stop;		/* timer:tick_stop present */

@@ -962,7 +962,7 @@ static void diag_reason(const struct ts_analysis *an, const struct ts_cpu *c,
 	if (!r || !r->time_ns)		/* the tick ran, and nothing held it: no decision said why */
 		r = &none;
 	set_cause(d, ts_reason_name(r, name, sizeof(name)));
-	if (r->class == TS_RC_DEP && r->value == 2)
+	if (ts_reason_is_sched(r))
 		diag_sched(an, c, ts_sched_detail(an, c), d);
 	else if (r->class == TS_RC_DEP)
 		diag_dependency(an, c, r, d);
@@ -1028,6 +1028,16 @@ void ts_diagnose(const struct ts_analysis *an, const struct ts_cpu *c, struct ts
 	doctor_saw(an, c, d);
 }
 
+/* SCHED's explanation with this sub-reason (-1 unknown) */
+static void explain_sched(const struct ts_analysis *an, const struct ts_cpu *c, int detail,
+			  struct ts_diagnosis *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->cpu = c->cpu;
+	set_cause(d, "SCHED");
+	diag_sched(an, c, detail, d);
+}
+
 /*
  * ts_explain_sched - why SCHED held a CPU's tick, as the diagnosis says it
  * when SCHED is the main cause: the tasks that shared the CPU, a lone
@@ -1037,10 +1047,7 @@ void ts_diagnose(const struct ts_analysis *an, const struct ts_cpu *c, struct ts
  */
 void ts_explain_sched(const struct ts_analysis *an, const struct ts_cpu *c, struct ts_diagnosis *d)
 {
-	memset(d, 0, sizeof(*d));
-	d->cpu = c->cpu;
-	set_cause(d, "SCHED");
-	diag_sched(an, c, ts_sched_detail(an, c), d);
+	explain_sched(an, c, ts_sched_detail(an, c), d);
 }
 
 /*
@@ -1053,10 +1060,7 @@ void ts_explain_sched(const struct ts_analysis *an, const struct ts_cpu *c, stru
 void ts_explain_sched_interval(const struct ts_analysis *an, const struct ts_cpu *c,
 			       struct ts_diagnosis *d)
 {
-	memset(d, 0, sizeof(*d));
-	d->cpu = c->cpu;
-	set_cause(d, "SCHED");
-	diag_sched(an, c, c->sched_detail, d);
+	explain_sched(an, c, c->sched_detail, d);
 }
 
 /* ts_table_diagnosis - the table's first section: a line per CPU */

@@ -147,14 +147,14 @@ static void table_reasons(FILE *f, const struct ts_analysis *an, const struct ts
 			const struct ts_reason *r = &c->reasons[order[k]];
 			const char *detail = "-";
 
-			if (r->class == TS_RC_DEP && r->value == 2 && sched >= 0)
+			if (ts_reason_is_sched(r) && sched >= 0)
 				detail = ts_sched_name(sched);
 			fprintf(f, "  %3d %-16s %-8s %-9s %10s %8s %9" PRIu64 "\n", c->cpu,
 				ts_reason_name(r, name, sizeof(name)),
 				r->class == TS_RC_DEP ? ts_scope_name(r->scope) : "-", detail,
 				dur(t, 16, r->time_ns), pct(s, 16, ts_share(r->time_ns, running)),
 				r->events);
-			if (r->class == TS_RC_DEP && r->value == 2) {
+			if (ts_reason_is_sched(r)) {
 				struct ts_diagnosis why;
 
 				ts_explain_sched(an, c, &why);
@@ -527,11 +527,11 @@ static void json_reasons(FILE *f, const struct ts_analysis *an, const struct ts_
 		else
 			fputs("null", f);
 		fputs(",\"detail\":", f);
-		if (r->class == TS_RC_DEP && r->value == 2 && detail >= 0)
+		if (ts_reason_is_sched(r) && detail >= 0)
 			json_str(f, ts_sched_name(detail));
 		else
 			fputs("null", f);
-		if (r->class == TS_RC_DEP && r->value == 2) {
+		if (ts_reason_is_sched(r)) {
 			json_sched_split(f, an, c);
 			json_sched_why(f, an, c);
 		} else {
@@ -966,7 +966,7 @@ static void csv_verdict(FILE *f, const struct ts_analysis *an, const struct ts_c
 	ts_csv_field(f, d.cause);
 	fputs(",\n", f);
 	for (int i = 0; i < c->nr_reasons; i++) {
-		if (c->reasons[i].class != TS_RC_DEP || c->reasons[i].value != 2)
+		if (!ts_reason_is_sched(&c->reasons[i]))
 			continue;
 		ts_explain_sched(an, c, &d);
 		fprintf(f, "why,%d,%" PRIu64 ",%" PRIu64 ",,,SCHED:%s,\n", c->cpu, end, end,

@@ -336,7 +336,7 @@ static void take_sched_why(struct ts_series *s, const struct ts_analysis *an,
 	int why;
 
 	for (int k = 0; k < c->nr_reasons; k++)
-		if (c->reasons[k].class == TS_RC_DEP && c->reasons[k].value == 2)
+		if (ts_reason_is_sched(&c->reasons[k]))
 			sched += c->reasons[k].time_ns;
 	if (sched <= s->prev_sched[c->cpu])
 		return;
