@@ -19,13 +19,6 @@
 #include "stream.h"
 #include "util.h"
 
-/* A record of the page, kept by the walk that checks the times. */
-struct ts_page_record {
-	void *data;
-	int size;
-	uint64_t ts;
-};
-
 static int fail(struct ts_stream *s, const char *msg)
 {
 	if (!s->err[0])
@@ -89,18 +82,15 @@ int ts_stream_init(struct ts_stream *s, struct ts_analysis *an, int page_size, i
 
 void ts_stream_free(struct ts_stream *s)
 {
-	if (s->kbuf)
-		kbuffer_free(s->kbuf);
 	free(s->pagebuf);
-	free(s->recs);
+	free(s->rp.recs);
 	free(s->sums);
 	free(s->cpu_pages);
 	if (s->tep)
 		tep_free(s->tep);
-	s->kbuf = NULL;
 	s->tep = NULL;
 	s->pagebuf = NULL;
-	s->recs = NULL;
+	s->rp.recs = NULL;
 	s->sums = NULL;
 	s->cpu_pages = NULL;
 }
@@ -145,19 +135,16 @@ int ts_stream_format(struct ts_stream *s, const char *system, const char *text, 
 /* ts_stream_ready - all formats are in: build the decoder */
 int ts_stream_ready(struct ts_stream *s)
 {
-	enum kbuffer_long_size ls = s->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
-
 	if (s->ready)
 		return 0;
 	s->dec.tick_fn = s->tick_fn;
 	if (ts_decoder_init(&s->dec, s->tep, &s->an->caps))
 		return fail(s, "no timer:tick_stop format (record with -e timer:tick_stop)");
-	s->kbuf = kbuffer_alloc(ls, KBUFFER_ENDIAN_LITTLE);
 	s->pagebuf = malloc(s->page_size);
 	/* an event is at least its 4-byte header and 4 bytes of data */
-	s->max_recs = s->page_size / 8 + 1;
-	s->recs = calloc(s->max_recs, sizeof(*s->recs));
-	if (!s->kbuf || !s->pagebuf || !s->recs)
+	s->rp.max_recs = s->page_size / 8 + 1;
+	s->rp.recs = calloc(s->rp.max_recs, sizeof(*s->rp.recs));
+	if (!s->pagebuf || !s->rp.recs)
 		return fail(s, "out of memory");
 	s->ready = 1;
 	return 0;
@@ -441,15 +428,17 @@ uint32_t ts_page_used(const void *page, uint32_t page_size, int long_size)
 }
 
 /*
- * Check a page's header and load it into kbuf.  Returns 1 when it holds
- * events, 0 for an empty page, -1 for a page that fails its checks.
+ * Check a page's header and parse its records into s->rp (ringpage.c), a
+ * short page padded first.  Returns 1 when it holds events, 0 for an empty
+ * page, -1 for a page that fails its checks.
  */
 static int load_page(struct ts_stream *s, void **page, uint32_t len)
 {
 	const int hdr = 8 + s->long_size;
 	unsigned char *base = *page;
-	uint64_t commit;
+	uint32_t commit;
 
+	s->rp.nr_recs = 0;
 	if (len > (uint32_t)s->page_size || len < (uint32_t)hdr)
 		return -1;
 	if (len < (uint32_t)s->page_size) {
@@ -458,12 +447,12 @@ static int load_page(struct ts_stream *s, void **page, uint32_t len)
 		*page = s->pagebuf;
 		base = s->pagebuf;
 	}
-	commit = read_long(base + 8, s->long_size) & ((1ULL << 27) - 1);
-	if (commit > (uint64_t)s->page_size - hdr)
+	commit = ts_ring_commit(base, s->long_size);
+	if (commit > (uint32_t)(s->page_size - hdr))
 		return -1;
 	if (!commit)
 		return 0;
-	return kbuffer_load_subbuffer(s->kbuf, *page) ? -1 : 1;
+	return ts_ring_page_parse(&s->rp, base, s->page_size, s->long_size) ? -1 : 1;
 }
 
 /* The text of a print event, if it is one of ours. */
@@ -475,64 +464,31 @@ static int our_mark(struct ts_stream *s, struct tep_record *rec, const char **te
 							   strlen(TS_MARK_PREFIX));
 }
 
-/*
- * Walk a loaded page's events.  fn gets each record; a corrupt length that
- * would make kbuffer stand still or leave the page is an error.
- */
+/* Walk a loaded page's records: fn gets each, until it stops the walk. */
 struct walk {
 	int cpu;
 	int (*fn)(struct ts_stream *s, struct walk *w, struct tep_record *rec);
 	int index;
 	uint64_t first_ts;
 	uint64_t last_ts;
-	uint64_t back_ts;		/* time order: the event that went back, 0 none */
-	uint64_t back_after;		/* and the one it came after */
 	int stop;
 	int mode;			/* of the start-marks scan */
 };
 
-static int walk_page(struct ts_stream *s, struct walk *w, void *page)
+static int walk_page(struct ts_stream *s, struct walk *w)
 {
-	const int hdr = 8 + s->long_size;
-	uint64_t commit = read_long((unsigned char *)page + 8, s->long_size) & ((1ULL << 27) - 1);
-	unsigned long long ts;
-	void *data = kbuffer_read_event(s->kbuf, &ts);
+	for (int i = 0; i < s->rp.nr_recs && !w->stop; i++) {
+		const struct ts_ring_record *r = &s->rp.recs[i];
+		struct tep_record rec = { .ts = r->ts, .cpu = w->cpu, .size = r->size,
+					  .data = (void *)r->data };
 
-	for (long prev = -1; data && !w->stop; data = kbuffer_next_event(s->kbuf, &ts)) {
-		struct tep_record rec = { .ts = ts, .cpu = w->cpu };
-		long off = (unsigned char *)data - (unsigned char *)page;
-
-		rec.size = kbuffer_event_size(s->kbuf);
-		if (off <= prev || off < hdr || rec.size < 0 || off + rec.size > hdr + (long)commit)
-			return -1;
-		prev = off;
-		rec.data = data;
 		if (!w->index++)
-			w->first_ts = ts;
+			w->first_ts = rec.ts;
 		if (w->fn(s, w, &rec))
-			return -2;
+			return -1;
 		if (!w->stop)
-			w->last_ts = ts;
+			w->last_ts = rec.ts;
 	}
-	return 0;
-}
-
-/*
- * Does this record go back in time from the one before it (or the page
- * before)?  If not, keep it: the analysis then reads the page from the
- * kept records, without walking it with kbuffer a second time.
- */
-static int time_record(struct ts_stream *s, struct walk *w, struct tep_record *rec)
-{
-	if (rec->ts < w->last_ts) {
-		w->back_ts = rec->ts;
-		w->back_after = w->last_ts;
-		w->stop = 1;
-		return 0;
-	}
-	if (w->index > s->max_recs)
-		return -1;
-	s->recs[w->index - 1] = (struct ts_page_record){ rec->data, rec->size, rec->ts };
 	return 0;
 }
 
@@ -547,27 +503,26 @@ static void put_time(char *buf, size_t len, uint64_t ns)
  * The ring buffer writes each CPU's events in time order, so an event
  * older than the one before it, in the page or in the CPU's previous page,
  * means a damaged page or pages out of order: none of its events can be
- * placed in time.  Returns 0 and the page's records in s->recs (*nr_recs
- * of them), 1 when time goes back (the analysis is told where), -1 for a
- * page whose events do not parse.  The page is loaded again, for its count
- * of missed events.
+ * placed in time.  Returns 0, or 1 when time goes back (the analysis is
+ * told where).
  */
-static int time_order(struct ts_stream *s, int cpu, void *page, int *nr_recs)
+static int time_order(struct ts_stream *s, int cpu)
 {
 	struct ts_cpu_pages *cp = &s->cpu_pages[cpu];
-	struct walk w = { .cpu = cpu, .fn = time_record, .last_ts = cp->last_ts };
+	uint64_t last = cp->last_ts;
 	char where[32], at[32], after[32], msg[256];
+	int i;
 
-	if (walk_page(s, &w, page) < 0 || kbuffer_load_subbuffer(s->kbuf, page))
-		return -1;
-	/* stopped: a record went back (at time 0 too), and was not kept */
-	if (!w.stop) {
-		*nr_recs = w.index;
-		return 0;
+	for (i = 0; i < s->rp.nr_recs; i++) {
+		if (s->rp.recs[i].ts < last)
+			break;
+		last = s->rp.recs[i].ts;
 	}
+	if (i == s->rp.nr_recs)
+		return 0;
 	snprintf(where, sizeof(where), "page %llu", (unsigned long long)cp->pages - 1);
-	put_time(at, sizeof(at), w.back_ts);
-	put_time(after, sizeof(after), w.back_after);
+	put_time(at, sizeof(at), s->rp.recs[i].ts);
+	put_time(after, sizeof(after), last);
 	snprintf(msg, sizeof(msg), "CPU %d, %s: an event at %s after one at %s", cpu,
 		 s->where[0] ? s->where : where, at, after);
 	ts_analysis_time_backwards(s->an, msg);
@@ -626,7 +581,7 @@ static int analyse_record(struct ts_stream *s, struct walk *w, struct tep_record
 int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 {
 	struct walk w = { .cpu = cpu, .fn = analyse_record };
-	int missed, r, nr_recs = 0;
+	int r;
 
 	if (!s->ready && ts_stream_ready(s))
 		return -1;
@@ -635,32 +590,18 @@ int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 	s->pages++;
 	s->cpu_pages[cpu].pages++;
 	r = load_page(s, &page, len);
-	if (r > 0)
-		r = time_order(s, cpu, page, &nr_recs) ? -1 : 1;
+	if (r > 0 && time_order(s, cpu))
+		r = -1;
 	s->where[0] = '\0';
 	if (r < 0)
 		goto bad;
-	if (!r)
+	if (!r || !s->rp.nr_recs)
 		return 0;
-	missed = kbuffer_missed_events(s->kbuf);
-	if (missed) {
-		unsigned long long ts;
-
-		if (kbuffer_read_event(s->kbuf, &ts))
-			lost_event(s, cpu, ts, missed > 0 ? (uint64_t)missed : 0);
-	}
-	/* the records time_order() kept, in the page's order */
-	for (int i = 0; i < nr_recs; i++) {
-		struct tep_record rec = { .ts = s->recs[i].ts, .cpu = cpu,
-					  .size = s->recs[i].size, .data = s->recs[i].data };
-
-		w.index++;
-		if (w.fn(s, &w, &rec))
-			return -1;
-		w.last_ts = rec.ts;
-	}
-	if (w.index)
-		s->cpu_pages[cpu].last_ts = w.last_ts;
+	if (s->rp.missed)
+		lost_event(s, cpu, s->rp.recs[0].ts, s->rp.missed_count);
+	if (walk_page(s, &w))
+		return -1;
+	s->cpu_pages[cpu].last_ts = w.last_ts;
 	return 0;
 bad:
 	ts_analysis_bad_page(s->an, cpu);
@@ -718,7 +659,7 @@ int ts_stream_start_marks(struct ts_stream *s, int cpu, void *page, uint32_t len
 	r = load_page(s, &page, len);
 	if (r <= 0)
 		return 0;	/* an empty or bad page: the main pass counts it */
-	r = walk_page(s, &w, page);
+	r = walk_page(s, &w);
 	*first_ts = w.first_ts;
-	return r == -2 ? -1 : 0;
+	return r;
 }

@@ -16,10 +16,10 @@
 #include <stdio.h>
 
 #include <traceevent/event-parse.h>
-#include <traceevent/kbuffer.h>
 
 #include "analysis.h"
 #include "decode.h"
+#include "ringpage.h"
 
 #define TS_MARK_PREFIX		"tickstat v1 "
 #define TS_MARK_MAX		1000	/* the kernel keeps 1 KiB of a marker */
@@ -31,16 +31,12 @@ struct ts_page_sum {
 	int known;
 };
 
-struct ts_page_record;
-
 struct ts_stream {
 	struct ts_analysis *an;
 	struct tep_handle *tep;
-	struct kbuffer *kbuf;
 	struct ts_decoder dec;
 	unsigned char *pagebuf;		/* a short page, padded */
-	struct ts_page_record *recs;	/* the page's records, as one walk found them */
-	int max_recs;			/* a page's most: its size over the smallest event */
+	struct ts_ring_page rp;		/* the page's records, as one walk found them */
 	int ready;			/* decoder built */
 	int page_size;
 	int long_size;

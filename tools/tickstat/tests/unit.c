@@ -30,6 +30,7 @@
 #include "tracedat.h"
 #include "util.h"
 #include "unit_run.h"
+#include "unit_ringpage.h"
 #include "unit_stream.h"
 #include "unit_formats.h"
 
@@ -3007,6 +3008,9 @@ int main(int argc, char **argv)
 		{ "parse: numbers", test_parse_numbers },
 		{ "parse: durations", test_parse_duration },
 		{ "output: JSON pretty-printed", test_json_pretty },
+		{ "ringpage: every kind of record and its time", test_ringpage_kinds },
+		{ "ringpage: missed events", test_ringpage_missed },
+		{ "ringpage: lengths that lie", test_ringpage_lies },
 		{ "stream: pages whose time goes back", test_time_backwards },
 		{ "stream: the start mark's boot id", test_mark_boot_id },
 		{ "doctor: the audit through the marks and back", test_doctor_marks_round_trip },
