@@ -102,7 +102,30 @@ int ts_dw_format(struct ts_datwrite *w, const char *system, const char *text, si
 	return 0;
 }
 
-/* ts_dw_page - one whole page of a CPU, in the order the CPU wrote it */
+/*
+ * ts_dw_flush - write the pages ts_dw_page() holds: one pwrite() for a run
+ * of pages that followed each other in memory (a splice's batch).
+ */
+int ts_dw_flush(struct ts_datwrite *w)
+{
+	size_t len = (size_t)w->run_pages * w->page_size;
+
+	if (!w->run_pages)
+		return 0;
+	if (pwrite(w->spool, w->run, len, (off_t)w->run_first * w->page_size) != (ssize_t)len) {
+		if (!w->error)
+			w->error = errno ? errno : EIO;
+	}
+	w->run = NULL;
+	w->run_pages = 0;
+	return w->error ? -1 : 0;
+}
+
+/*
+ * ts_dw_page - one whole page of a CPU, in the order the CPU wrote it.  It
+ * is summed now and written with the pages around it: the caller keeps it
+ * unchanged until ts_dw_flush().
+ */
 int ts_dw_page(struct ts_datwrite *w, int cpu, const void *page)
 {
 	struct ts_dw_cpu *c;
@@ -121,12 +144,14 @@ int ts_dw_page(struct ts_datwrite *w, int cpu, const void *page)
 		c->pages = p;
 		c->cap = cap;
 	}
-	if (pwrite(w->spool, page, w->page_size, (off_t)w->spooled * w->page_size) !=
-	    w->page_size) {
-		if (!w->error)
-			w->error = errno ? errno : EIO;
+	if (w->run_pages && (const unsigned char *)page !=
+	    w->run + (size_t)w->run_pages * w->page_size && ts_dw_flush(w))
 		return -1;
+	if (!w->run_pages) {
+		w->run = page;
+		w->run_first = w->spooled;
 	}
+	w->run_pages++;
 	c->crc = crc32(c->crc, page, ts_page_used(page, w->page_size, w->long_size));
 	c->pages[c->nr++] = w->spooled++;
 	return 0;
@@ -188,21 +213,28 @@ static void put_formats(struct ts_datwrite *w)
 	}
 }
 
+/* A CPU's pages from the spool, a run of consecutive ones at a time. */
+#define COPY_RUN	16
+
 static int copy_pages(struct ts_datwrite *w, const struct ts_dw_cpu *c)
 {
-	char *page = malloc(w->page_size);
+	char *buf = malloc((size_t)w->page_size * COPY_RUN);
 
-	if (!page)
+	if (!buf)
 		return -1;
-	for (uint32_t i = 0; i < c->nr; i++) {
-		if (pread(w->spool, page, w->page_size, (off_t)c->pages[i] * w->page_size) !=
-		    w->page_size) {
+	for (uint32_t i = 0, n; i < c->nr; i += n) {
+		size_t len;
+
+		for (n = 1; n < COPY_RUN && i + n < c->nr && c->pages[i + n] == c->pages[i] + n; n++)
+			;
+		len = (size_t)n * w->page_size;
+		if (pread(w->spool, buf, len, (off_t)c->pages[i] * w->page_size) != (ssize_t)len) {
 			w->error = errno ? errno : EIO;
 			break;
 		}
-		put(w, page, w->page_size);
+		put(w, buf, len);
 	}
-	free(page);
+	free(buf);
 	return w->error ? -1 : 0;
 }
 
@@ -215,6 +247,10 @@ int ts_dw_finish(struct ts_datwrite *w, const struct ts_dw_meta *m)
 	long pos;
 	char clock[64];
 
+	if (ts_dw_flush(w)) {
+		errno = w->error;
+		return -1;
+	}
 	put(w, "\x17\x08\x44tracing" "6", 12);	/* with the NUL */
 	put_le(w, 0, 1);			/* little endian */
 	put_le(w, w->long_size, 1);

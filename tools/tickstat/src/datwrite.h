@@ -5,6 +5,8 @@
  * Pages arrive interleaved across CPUs while recording; a trace.dat keeps
  * each CPU's pages together.  They are spooled to a temporary file beside
  * the output and copied into place at the end, so memory stays bounded.
+ * Pages that follow each other in the caller's memory are written to the
+ * spool with one call: the caller keeps them until ts_dw_flush().
  */
 #ifndef TICKSTAT_DATWRITE_H
 #define TICKSTAT_DATWRITE_H
@@ -34,6 +36,9 @@ struct ts_datwrite {
 	int nr_cpus;			/* CPU numbers 0..nr_cpus-1 get a data slot */
 	struct ts_dw_cpu *cpu;
 	uint32_t spooled;
+	/* pages not yet written: contiguous in the caller's memory and the spool */
+	const unsigned char *run;
+	uint32_t run_pages, run_first;
 	struct ts_dw_format *formats, **formats_tail;
 	int error;			/* errno of the first failure */
 };
@@ -57,6 +62,7 @@ int ts_dw_init(struct ts_datwrite *w, FILE *out, const char *path, int page_size
 	       int long_size, int nr_cpus);
 int ts_dw_format(struct ts_datwrite *w, const char *system, const char *text, size_t len);
 int ts_dw_page(struct ts_datwrite *w, int cpu, const void *page);
+int ts_dw_flush(struct ts_datwrite *w);
 void ts_dw_sum(const struct ts_datwrite *w, int cpu, uint64_t *count, uint32_t *crc);
 int ts_dw_finish(struct ts_datwrite *w, const struct ts_dw_meta *m);
 void ts_dw_free(struct ts_datwrite *w);

@@ -359,10 +359,14 @@ static void snapshot(struct text *meta, const struct ts_cpuset *online)
 	}
 }
 
+/* the most pages one splice() moves, and one spool write takes */
+#define SPLICE_PAGES	16
+
 struct reader {
 	int fd[TS_MAX_CPUS];
 	int nr;
 	char *page;
+	char *batch;			/* SPLICE_PAGES pages, as one splice gave them */
 	int page_size;
 	int buffer_pages;		/* of each CPU's ring buffer */
 	int most_pages;			/* the most one CPU gave at the last drain */
@@ -791,8 +795,12 @@ static int extra_events(struct ts_session *ss, const struct ts_session_opts *o, 
 	return 0;
 }
 
-/* One page of a CPU, as read: into the recording and the analysis. */
-static int take_page(struct ts_session *ss, int c, ssize_t n)
+/*
+ * One page of a CPU, as read: into the recording and the analysis.  The
+ * recording writes it at the next ts_dw_flush(), with the pages read with
+ * it (take_pages).
+ */
+static int take_page(struct ts_session *ss, int c, char *page, ssize_t n)
 {
 	struct reader *r = &ss->rd;
 	int had_end = ss->s.end_cpu >= 0;
@@ -800,21 +808,36 @@ static int take_page(struct ts_session *ss, int c, ssize_t n)
 	uint32_t crc;
 
 	if (n < r->page_size)
-		memset(r->page + n, 0, r->page_size - n);
+		memset(page + n, 0, r->page_size - n);
 	if (ss->writing) {
 		ts_dw_sum(&ss->w, c, &pages, &crc);
-		if (ts_dw_page(&ss->w, c, r->page)) {
+		if (ts_dw_page(&ss->w, c, page)) {
 			err_msg("cannot spool the recording: %s\n", strerror(ss->w.error));
 			return -1;
 		}
 	}
-	if (ts_stream_page(&ss->s, c, r->page, r->page_size)) {
+	if (ts_stream_page(&ss->s, c, page, r->page_size)) {
 		err_msg("CPU %d: %s\n", c, ss->s.err);
 		return -1;
 	}
 	if (ss->writing && !had_end && ss->s.end_cpu >= 0) {
 		ss->end_pages = pages;
 		ss->end_pages_crc = crc;
+	}
+	return 0;
+}
+
+/* The pages a read or a splice gave, in one buffer: then one spool write. */
+static int take_pages(struct ts_session *ss, int c, char *buf, ssize_t n)
+{
+	struct reader *r = &ss->rd;
+
+	for (ssize_t off = 0; off < n; off += r->page_size)
+		if (take_page(ss, c, buf + off, n - off < r->page_size ? n - off : r->page_size))
+			return -1;
+	if (ss->writing && ts_dw_flush(&ss->w)) {
+		err_msg("cannot spool the recording: %s\n", strerror(ss->w.error));
+		return -1;
 	}
 	return 0;
 }
@@ -831,7 +854,7 @@ static int read_pages(struct ts_session *ss, int c, int max)
 		if (n <= 0)
 			break;
 		got++;
-		if (take_page(ss, c, n))
+		if (take_pages(ss, c, r->page, n))
 			return -1;
 	}
 	return got;
@@ -840,8 +863,9 @@ static int read_pages(struct ts_session *ss, int c, int max)
 /*
  * splice() a CPU's whole pages through the pipe: the kernel hands out only
  * pages it has finished writing (of a page read in part, the rest, once
- * written).  Returns how many, or -1; a kernel that cannot splice the
- * buffers turns the reader to read() for good.
+ * written).  Up to SPLICE_PAGES at a time, read from the pipe with one
+ * read() and spooled with one write.  Returns how many, or -1; a kernel
+ * that cannot splice the buffers turns the reader to read() for good.
  */
 static int splice_pages(struct ts_session *ss, int c)
 {
@@ -849,8 +873,9 @@ static int splice_pages(struct ts_session *ss, int c)
 	int got = 0;
 
 	for (;;) {
-		ssize_t n = splice(r->fd[c], NULL, r->pipe[1], NULL, (size_t)r->page_size * 16,
-				   SPLICE_F_NONBLOCK);
+		ssize_t n = splice(r->fd[c], NULL, r->pipe[1], NULL,
+				   (size_t)r->page_size * SPLICE_PAGES, SPLICE_F_NONBLOCK);
+		ssize_t have = 0;
 
 		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != ENOMEM) {
 			debug_msg("tickstat: cannot splice the ring buffers (%s): reading them\n",
@@ -862,23 +887,19 @@ static int splice_pages(struct ts_session *ss, int c)
 		}
 		if (n <= 0)
 			return got;
-		for (ssize_t left = n; left > 0; left -= r->page_size) {
-			ssize_t have = 0;
+		while (have < n) {
+			ssize_t m = read(r->pipe[0], r->batch + have, n - have);
 
-			while (have < r->page_size) {
-				ssize_t m = read(r->pipe[0], r->page + have, r->page_size - have);
-
-				if (m <= 0) {
-					err_msg("cannot read the spliced pages of CPU %d: %s\n", c,
-						m < 0 ? strerror(errno) : "end of file");
-					return -1;
-				}
-				have += m;
-			}
-			got++;
-			if (take_page(ss, c, have))
+			if (m <= 0) {
+				err_msg("cannot read the spliced pages of CPU %d: %s\n", c,
+					m < 0 ? strerror(errno) : "end of file");
 				return -1;
+			}
+			have += m;
 		}
+		got += (n + r->page_size - 1) / r->page_size;
+		if (take_pages(ss, c, r->batch, n))
+			return -1;
 	}
 }
 
@@ -964,7 +985,8 @@ static int open_readers(struct reader *r, struct tracefs_instance *inst,
 		}
 	}
 	r->page = malloc(r->page_size);
-	return r->page ? 0 : -1;
+	r->batch = malloc((size_t)r->page_size * SPLICE_PAGES);
+	return r->page && r->batch ? 0 : -1;
 }
 
 static void close_readers(struct reader *r)
@@ -976,6 +998,7 @@ static void close_readers(struct reader *r)
 		if (r->pipe[i] >= 0)
 			close(r->pipe[i]);
 	free(r->page);
+	free(r->batch);
 }
 
 static int setup_instance(struct ts_session *ss, const struct ts_session_opts *o)
