@@ -129,22 +129,45 @@ static int scan_kallsyms(struct reading *r, struct ts_ksym_query *q)
 	return 0;
 }
 
-/* Command lines "PID COMM": names for culprits and co-runners not named yet. */
+/*
+ * Command lines "PID COMM": names for culprits and co-runners not named yet.
+ * trace-cmd saves up to 32768 of them and a report can hold 64 co-runners
+ * on each of 1024 CPUs: the pids wanted are sorted once, and each line is
+ * a binary search, where a scan of every CPU's table per line grew with
+ * the lines times the CPUs.
+ */
 struct cmdlines {
 	struct ts_analysis *an;
+	int *wanted;			/* sorted */
+	int nr_wanted;
 	char line[64];
 	size_t len;
 };
 
-static int wanted_pid(const struct ts_analysis *an, int pid)
+static int pid_cmp(const void *a, const void *b)
 {
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The pids a name is wanted for: the culprits and every CPU's co-runners. */
+static int wanted_pids(struct cmdlines *cl)
+{
+	const struct ts_analysis *an = cl->an;
+	size_t n = an->nr_culprits;
+
+	for (int c = 0; c < an->nr_cpus; c++)
+		n += an->cpus[c] ? an->cpus[c]->nr_tasks : 0;
+	cl->wanted = malloc((n ? n : 1) * sizeof(*cl->wanted));
+	if (!cl->wanted)
+		return -1;
 	for (int i = 0; i < an->nr_culprits; i++)
-		if (an->culprits[i].pid == pid)
-			return 1;
+		cl->wanted[cl->nr_wanted++] = an->culprits[i].pid;
 	for (int c = 0; c < an->nr_cpus; c++)
 		for (int i = 0; an->cpus[c] && i < an->cpus[c]->nr_tasks; i++)
-			if (an->cpus[c]->tasks[i].pid == pid)
-				return 1;
+			cl->wanted[cl->nr_wanted++] = an->cpus[c]->tasks[i].pid;
+	qsort(cl->wanted, cl->nr_wanted, sizeof(*cl->wanted), pid_cmp);
 	return 0;
 }
 
@@ -155,7 +178,8 @@ static void cmdline(struct cmdlines *cl)
 
 	cl->line[cl->len < sizeof(cl->line) ? cl->len : sizeof(cl->line) - 1] = '\0';
 	if (sscanf(cl->line, "%d %16[^\n]", &pid, comm) == 2 && pid > 0 &&
-	    !ts_comm_get(cl->an, pid) && wanted_pid(cl->an, pid))
+	    !ts_comm_get(cl->an, pid) &&
+	    bsearch(&pid, cl->wanted, cl->nr_wanted, sizeof(*cl->wanted), pid_cmp))
 		ts_comm_set(cl->an, pid, comm);
 	cl->len = 0;
 }
@@ -430,6 +454,10 @@ static int read_all(struct reading *r)
 	if (ts_analysis_want_symbols(an, q) && scan_kallsyms(r, q))
 		goto out;
 	ts_analysis_name_symbols(an, q);
+	if (wanted_pids(&cl)) {
+		fail(r, "out of memory");
+		goto out;
+	}
 	if (read_text(r, &r->df.cmdlines, 8, feed_cmdlines, &cl))
 		goto out;
 	if (cl.len)
@@ -448,6 +476,7 @@ static int read_all(struct reading *r)
 		  (unsigned long long)an->bad_records, (unsigned long long)an->bad_pages);
 	ret = 0;
 out:
+	free(cl.wanted);
 	free(q);
 	return ret;
 }

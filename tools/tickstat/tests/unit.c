@@ -2625,6 +2625,25 @@ static void test_fixture_stock(void)
 	ts_analysis_free(&a);
 }
 
+/*
+ * A co-runner that never switched in the window is named by the
+ * recording's command lines (the recorder read them from /proc): the pids
+ * wanted there are searched, sorted, for each line.
+ */
+static void test_fixture_named_by_cmdlines(void)
+{
+	struct ts_analysis a;
+	const char *name;
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(read_any(fixture("lone-task-6.12.dat"), &a, err), 0);
+	CU_ASSERT_FATAL(a.nr_cpus > 1 && a.cpus[1] && a.cpus[1]->nr_tasks == 1);
+	name = ts_comm_get(&a, a.cpus[1]->tasks[0].pid);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(name);
+	CU_ASSERT_STRING_EQUAL(name, "spin");
+	ts_analysis_free(&a);
+}
+
 /* trace-cmd's file of the same run, over the same window, agrees. */
 static void test_fixture_tracedat_agrees(void)
 {
@@ -3019,6 +3038,7 @@ int main(int argc, char **argv)
 		{ "doctor: joined with co-runners", test_doctor_join_tasks },
 		{ "fixture: patched recording", test_fixture_patched },
 		{ "fixture: stock recording", test_fixture_stock },
+		{ "fixture: a co-runner named by the command lines", test_fixture_named_by_cmdlines },
 		{ "fixture: a recording converted to v7 by trace-cmd", test_fixture_converted },
 		{ "fixture: trace.dat agrees with the recording", test_fixture_tracedat_agrees },
 		{ "fixture: lost events fail the check", test_fixture_lost },
