@@ -108,13 +108,20 @@ int ts_dw_format(struct ts_datwrite *w, const char *system, const char *text, si
  */
 int ts_dw_flush(struct ts_datwrite *w)
 {
-	size_t len = (size_t)w->run_pages * w->page_size;
+	size_t len = (size_t)w->run_pages * w->page_size, done = 0;
 
-	if (!w->run_pages)
-		return 0;
-	if (pwrite(w->spool, w->run, len, (off_t)w->run_first * w->page_size) != (ssize_t)len) {
-		if (!w->error)
-			w->error = errno ? errno : EIO;
+	while (done < len && !w->error) {
+		ssize_t n;
+
+		errno = 0;
+		n = pwrite(w->spool, w->run + done, len - done,
+			   (off_t)w->run_first * w->page_size + (off_t)done);
+		if (n > 0)
+			done += n;
+		else if (n < 0 && errno == EINTR)
+			continue;
+		else
+			w->error = errno ? errno : EIO;	/* 0: the disk is full */
 	}
 	w->run = NULL;
 	w->run_pages = 0;

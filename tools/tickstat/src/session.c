@@ -832,9 +832,14 @@ static int take_pages(struct ts_session *ss, int c, char *buf, ssize_t n)
 {
 	struct reader *r = &ss->rd;
 
-	for (ssize_t off = 0; off < n; off += r->page_size)
-		if (take_page(ss, c, buf + off, n - off < r->page_size ? n - off : r->page_size))
+	for (ssize_t off = 0; off < n; off += r->page_size) {
+		if (take_page(ss, c, buf + off, n - off < r->page_size ? n - off : r->page_size)) {
+			/* the buffer is reused: what the writer holds goes now */
+			if (ss->writing)
+				ts_dw_flush(&ss->w);
 			return -1;
+		}
+	}
 	if (ss->writing && ts_dw_flush(&ss->w)) {
 		err_msg("cannot spool the recording: %s\n", strerror(ss->w.error));
 		return -1;

@@ -31,6 +31,7 @@
 #include "util.h"
 #include "unit_run.h"
 #include "unit_ringpage.h"
+#include "unit_spool.h"
 #include "unit_stream.h"
 #include "unit_formats.h"
 
@@ -3030,6 +3031,7 @@ int main(int argc, char **argv)
 		{ "ringpage: every kind of record and its time", test_ringpage_kinds },
 		{ "ringpage: missed events", test_ringpage_missed },
 		{ "ringpage: lengths that lie", test_ringpage_lies },
+		{ "datwrite: the spool's runs, back in the file", test_spool_round_trip },
 		{ "stream: pages whose time goes back", test_time_backwards },
 		{ "stream: the start mark's boot id", test_mark_boot_id },
 		{ "doctor: the audit through the marks and back", test_doctor_marks_round_trip },
