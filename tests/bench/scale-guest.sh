@@ -1,6 +1,8 @@
 # scale-guest.sh - guest side of tests/bench/scale: one boot, one size.
-# The host puts SECS, SHORT, RATE, THREADS and MASK (CPUs 1 to the last, as
-# tracing_cpumask writes it) before it.
+# The host puts SECS, SHORT, RATE, THREADS, MID_SECS (0, or SECS - 6 - 1:
+# the span inside each long run's window whose interrupts are counted, by
+# a sampler on CPU 0 whose instructions then count too) and MASK (CPUs 1
+# to the last, as tracing_cpumask writes it) before it.
 #
 # The workload alone first (the baseline), then three recorders one after
 # the other, each for SECS seconds and again for SHORT seconds (what is
@@ -41,8 +43,17 @@ measure() {
 	echo "tasks: $(ls /proc | grep -c '^[0-9]') processes, $(cat /proc/loadavg)" \
 		> "$OUT/$name.tasks"
 	cat /proc/interrupts > "$OUT/$name.irq-before"
+	# inside the window of a long run (it starts within 5 s, lasts SECS):
+	# the interrupts of MID_SECS seconds from 6 s on, setting up left out
+	sampler=
+	if [ "$MID_SECS" -gt 0 ] && [ "$name" = "${name%-short}" ]; then
+		taskset -c 0 sh -c "sleep 6; cat /proc/interrupts > '$OUT/$name.irq-mid1';
+			sleep $MID_SECS; cat /proc/interrupts > '$OUT/$name.irq-mid2'" &
+		sampler=$!
+	fi
 	taskset -c 0 rusage "$@" > "$OUT/$name.out" 2> "$OUT/$name.err"
 	cat /proc/interrupts > "$OUT/$name.irq-after"
+	[ -n "$sampler" ] && wait "$sampler"
 	kill "$churn"
 	wait
 }
