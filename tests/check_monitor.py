@@ -248,6 +248,12 @@ def check_counters(snaps: list[tuple[str, Exposition]]) -> None:
             expect(f"{na} -> {nb}: {key} is still there and did not go down",
                    w is not None and w >= v, (v, w))
     last = snaps[-1][1]
+    first = snaps[0][1]
+    expect("the records read grow over the snapshots",
+           (last.get("tickstat_monitor_records_total") or 0) >
+           (first.get("tickstat_monitor_records_total") or 0),
+           (first.get("tickstat_monitor_records_total"),
+            last.get("tickstat_monitor_records_total")))
     groups: dict[tuple, int] = {}
     for key in last.select("tickstat_culprit_sets_total"):
         lab = labels_of(key)

@@ -63,6 +63,9 @@ cat > /tmp/record.sh <<EOT
 exec tickstat record -q --no-causes --no-doctor -C $cpus -d "\$1" -o "\$2.dat" --json="\$2.json"
 EOT
 cat > /tmp/monitor.sh <<EOT
+exec tickstat monitor -q --no-causes -C $cpus -d "\$1" -i 1s --textfile "\$2.prom"
+EOT
+cat > /tmp/monitor-o.sh <<EOT
 exec tickstat monitor -q --no-causes -C $cpus -d "\$1" -i 1s --textfile "\$2.prom" -o "\$2.dat"
 EOT
 cat > /tmp/trace-cmd.sh <<EOT
@@ -73,13 +76,13 @@ EOT
 # page cache, the kernel's first allocations; measured 1.33 s of CPU for
 # the first and 0.96 s for the same command last, at 64 vCPUs): each
 # recorder runs once for a second before anything is measured
-for r in record monitor trace-cmd; do
+for r in record monitor monitor-o trace-cmd; do
 	sh /tmp/$r.sh 1 /tmp/warm > /dev/null 2> "$OUT/warm-$r.err"
 done
 rm -f /tmp/warm.*
 
 measure none sleep "$SECS"
-for r in record monitor trace-cmd; do
+for r in record monitor monitor-o trace-cmd; do
 	measure "$r" sh /tmp/$r.sh "$SECS" "$OUT/$r"
 	measure "$r-short" sh /tmp/$r.sh "$SHORT" "$OUT/$r-short"
 done

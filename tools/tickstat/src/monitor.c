@@ -112,6 +112,7 @@ static int publish(struct monitor *m, int first)
 	char err[512];
 
 	m->self.scrapes = m->httpd ? ts_httpd_requests(m->httpd) : 0;
+	m->self.records = m->w.ss ? ts_session_records(m->w.ss) : 0;
 	self_usage(&m->self);
 	ts_prom_reset(&m->prom);
 	ts_series_write(&m->series, &m->an, &m->self, &m->prom);

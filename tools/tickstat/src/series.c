@@ -695,6 +695,9 @@ static void write_self(const struct ts_series *s, const struct ts_analysis *an,
 	ts_prom_family(p, "tickstat_monitor_textfile_errors_total", "counter",
 		       "Updates whose textfile could not be written.");
 	ts_prom_u64(p, "tickstat_monitor_textfile_errors_total", NULL, self->textfile_errors);
+	ts_prom_family(p, "tickstat_monitor_records_total", "counter",
+		       "Ring-buffer records read (events and tickstat's marks): with process_cpu_seconds_total, the monitor's cost per event.");
+	ts_prom_u64(p, "tickstat_monitor_records_total", NULL, self->records);
 	ts_prom_family(p, "process_cpu_seconds_total", "counter",
 		       "User and system CPU time the monitor spent.");
 	ts_prom_seconds(p, "process_cpu_seconds_total", NULL, self->cpu_ns);

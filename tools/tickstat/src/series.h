@@ -58,6 +58,7 @@ struct ts_monitor_self {
 	uint64_t updates;
 	uint64_t scrapes;
 	uint64_t textfile_errors;
+	uint64_t records;		/* ring-buffer records read */
 	uint64_t cpu_ns;		/* its own CPU time, user and system */
 	uint64_t rss_bytes;		/* its resident memory */
 	const char *kernel;

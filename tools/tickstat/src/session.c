@@ -1231,6 +1231,12 @@ uint64_t ts_session_start_ns(const struct ts_session *ss)
 	return ss->start;
 }
 
+/* ts_session_records - the ring-buffer records read so far */
+uint64_t ts_session_records(const struct ts_session *ss)
+{
+	return ss->s.records;
+}
+
 /* The slot of a caller named before, or NULL */
 static struct caller_name *named_caller(struct ts_session *ss, uint64_t addr)
 {

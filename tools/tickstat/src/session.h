@@ -36,6 +36,7 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 				    FILE *out, const char *path);
 const struct ts_cpuset *ts_session_monitored(const struct ts_session *ss);
 uint64_t ts_session_start_ns(const struct ts_session *ss);
+uint64_t ts_session_records(const struct ts_session *ss);
 const char *ts_session_symbol(struct ts_session *ss, uint64_t addr);
 int ts_session_poll(struct ts_session *ss);
 uint64_t ts_session_next_wait_ns(const struct ts_session *ss, uint64_t wait_ns);
