@@ -125,7 +125,7 @@ void test_ringpage_missed(void)
 	CU_ASSERT_EQUAL(rp.missed, 1);
 	CU_ASSERT_EQUAL(rp.missed_count, 4242);
 	CU_ASSERT_EQUAL(rp.nr_recs, 1);
-	commit(&p, 1ULL << 31);			/* no room for the count */
+	commit(&p, 1ULL << 31);			/* flagged, the count not stored */
 	CU_ASSERT_EQUAL(parse(&p, &rp), 0);
 	CU_ASSERT_EQUAL(rp.missed, 1);
 	CU_ASSERT_EQUAL(rp.missed_count, 0);
