@@ -51,6 +51,21 @@ uint32_t ts_ring_commit(const void *page, int long_size)
 }
 
 /*
+ * ts_page_used - the bytes of a page its header says are in use (header,
+ * events, and the missed-events count the kernel may store after them),
+ * at most the page: what the end marks' CRC-32 covers.  The rest is
+ * padding, which no reader interprets.
+ */
+uint32_t ts_page_used(const void *page, uint32_t page_size, int long_size)
+{
+	uint64_t flags = get_long((const unsigned char *)page + 8, long_size);
+	uint64_t used = 8 + (long_size == 8 ? 8 : 4) + (flags & RB_COMMIT_MASK) +
+			((flags & RB_MISSED_STORED) ? long_size : 0);
+
+	return used < page_size ? used : page_size;
+}
+
+/*
  * ts_ring_page_parse - every record of a page of page_size bytes, in order,
  * into rp->recs.  Returns 0; -1 for a page whose events do not fit it: a
  * length that leaves the committed bytes, a negative one, a header past the

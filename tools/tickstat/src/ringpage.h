@@ -30,6 +30,7 @@ struct ts_ring_page {
 };
 
 uint32_t ts_ring_commit(const void *page, int long_size);
+uint32_t ts_page_used(const void *page, uint32_t page_size, int long_size);
 int ts_ring_page_parse(struct ts_ring_page *rp, const void *page, uint32_t page_size,
 		       int long_size);
 

@@ -403,30 +403,6 @@ int ts_stream_mark(struct ts_stream *s, int cpu, const char *text, size_t len)
 
 /* ---- pages ---- */
 
-static uint64_t read_long(const unsigned char *p, int size)
-{
-	uint64_t v = 0;
-
-	for (int i = size - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-/*
- * ts_page_used - the bytes of a page its header says are in use (header,
- * events, and the missed-events count the kernel may store after them),
- * at most the page: what the end marks' CRC-32 covers.  The rest is
- * padding, which no reader interprets.
- */
-uint32_t ts_page_used(const void *page, uint32_t page_size, int long_size)
-{
-	uint64_t flags = read_long((const unsigned char *)page + 8, long_size);
-	uint64_t used = 8 + long_size + (flags & ((1ULL << 27) - 1)) +
-			((flags & (1ULL << 30)) ? long_size : 0);
-
-	return used < page_size ? used : page_size;
-}
-
 /*
  * Check a page's header and parse its records into s->rp (ringpage.c), a
  * short page padded first.  Returns 1 when it holds events, 0 for an empty

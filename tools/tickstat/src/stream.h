@@ -85,6 +85,5 @@ int ts_stream_start_marks(struct ts_stream *s, int cpu, void *page, uint32_t len
 			  int mode, uint64_t *first_ts);
 
 int ts_stream_wants_event(const char *system, const char *name);
-uint32_t ts_page_used(const void *page, uint32_t page_size, int long_size);
 
 #endif
