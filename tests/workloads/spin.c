@@ -2,12 +2,19 @@
 /*
  * spin - burn CPU time in user space on chosen CPUs for a fixed time.
  *
- * usage: spin [-c CPU] [-n TASKS] [-d SECONDS] [-D DELAY]
+ * usage: spin [-c CPU] [-n TASKS] [-d SECONDS] [-D DELAY] [-r FILES]
  *
  * Starts TASKS processes pinned to CPU, each spinning until the deadline,
  * after an optional start DELAY. The loop makes no system calls except a
  * clock read through the vDSO, so a lone spinner on a nohz_full CPU gives
  * the kernel no reason to keep the tick.
+ *
+ * With -r, each spinner then creates and closes FILES memfds before it
+ * exits: the kernel frees each inode after an RCU grace period
+ * (destroy_inode() queues call_rcu() on the CPU that closes it), so the
+ * CPU is sure to go idle with RCU callbacks of its own pending.  Without
+ * it, whether the exit leaves callbacks on the CPU is a race with the
+ * parent that reaps it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -27,14 +35,16 @@
 static void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"usage: spin [-c CPU] [-n TASKS] [-d SECONDS] [-D DELAY]\n"
+		"usage: spin [-c CPU] [-n TASKS] [-d SECONDS] [-D DELAY] [-r FILES]\n"
 		"  -c CPU      pin the spinners to CPU (default: no pinning)\n"
 		"  -n TASKS    number of spinning processes (default 1)\n"
 		"  -d SECONDS  how long each spins (default 1)\n"
 		"  -D DELAY    seconds to sleep before spinning (default 0)\n"
 		"  -p PERIOD   sleep 1 ms every PERIOD seconds (default: never)\n"
 		"  -P POLICY   other (default), fifo, rr, or deadline (runtime 10 ms\n"
-		"              in a 100 ms period)\n");
+		"              in a 100 ms period)\n"
+		"  -r FILES    before exiting, create and close FILES memfds: RCU\n"
+		"              callbacks pending on the CPU as it goes idle\n");
 	exit(status);
 }
 
@@ -92,6 +102,25 @@ static int set_policy(const char *name)
 }
 
 /*
+ * Leave RCU callbacks on this CPU: the last close of a memfd frees its inode
+ * through call_rcu() here.
+ */
+static int queue_rcu_callbacks(int files)
+{
+	int i, fd;
+
+	for (i = 0; i < files; i++) {
+		fd = memfd_create("spin-rcu", 0);
+		if (fd < 0) {
+			perror("spin: memfd_create");
+			return 1;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+/*
  * Spin until the deadline; with a period, sleep 1 ms once per period, so the
  * CPU goes idle and back and writes a few trace events each time.
  */
@@ -114,9 +143,9 @@ int main(int argc, char **argv)
 {
 	double duration = 1, delay = 0, period = 0, deadline;
 	const char *policy = "other";
-	int cpu = -1, tasks = 1, opt, i, status = 0;
+	int cpu = -1, tasks = 1, files = 0, opt, i, status = 0;
 
-	while ((opt = getopt(argc, argv, "c:n:d:D:p:P:h")) != -1) {
+	while ((opt = getopt(argc, argv, "c:n:d:D:p:P:r:h")) != -1) {
 		switch (opt) {
 		case 'c':
 			cpu = atoi(optarg);
@@ -137,6 +166,11 @@ int main(int argc, char **argv)
 			break;
 		case 'P':
 			policy = optarg;
+			break;
+		case 'r':
+			files = atoi(optarg);
+			if (files < 1 || files > 4096)
+				usage(1);
 			break;
 		case 'h':
 			usage(0);
@@ -165,10 +199,11 @@ int main(int argc, char **argv)
 		}
 		if (pid == 0) {
 			spin_periodic(deadline, period);
-			_exit(0);
+			_exit(queue_rcu_callbacks(files));
 		}
 	}
 	spin_periodic(deadline, period);
+	status = queue_rcu_callbacks(files);
 	while (wait(&i) > 0)
 		if (!WIFEXITED(i) || WEXITSTATUS(i))
 			status = 1;
