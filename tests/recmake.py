@@ -256,9 +256,10 @@ class Recording:
 
     def write(self, path, start: int, end: int, start_marks: list[str], initial: str,
               monitored: str, causes: str = "work,timer,hrtimer,irq,softirq",
-              armers: str | None = None) -> None:
+              armers: str | None = None, end_tokens: str = "") -> None:
         """The file: marks from start to end around the events, as tickstat writes
-        them; armers (the start mark's armers=) None: a tickstat before them."""
+        them; armers (the start mark's armers=) None: a tickstat before them;
+        end_tokens more of the end mark's (" quota.PID=...")."""
         cpus = "0-%d" % (self.ncpus - 1)
         self.sym("tick_sched_timer")
         self.mark(start, "tickstat v1 start: cpus=%s nohz_full=%s monitored=%s causes=%s%s"
@@ -279,7 +280,7 @@ class Recording:
             pages.append(p.close())
         # the end marks, on a page of their own after CPU 0's others
         endtext = "tickstat v1 end: end_ns=%d " % end + \
-            " ".join("overrun.%d=0" % c for c in range(self.ncpus))
+            " ".join("overrun.%d=0" % c for c in range(self.ncpus)) + end_tokens
         sums = []
         for cpu in range(self.ncpus):
             crc = 0

@@ -15,6 +15,7 @@ from typing import Callable, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sched_whys import sched_whys  # noqa: E402
+from promparse import Exposition  # noqa: E402
 
 HZ = 250
 ISOLATED = (1, 2, 3)
@@ -1241,6 +1242,28 @@ def check_cpu_quota(s: Scenario) -> None:
     else:
         s.within("CPU1 busy tickless share (no quota rule before 6.6)", 0.95, 1.0,
                  c["busy_tickless_share"])
+    check_monitor_quota(s)
+
+
+def check_monitor_quota(s: Scenario) -> None:
+    """tickstat monitor beside the same workload (3 s, 50% quota): from 6.6
+    on its SCHED time on CPU 1 is the quota's (why="cpu-quota"), read as it
+    ran ("quotas" marks), not fair-server or alone; before 6.6 no SCHED."""
+    status = (s.dir / "monitor.status").read_text().strip()
+    s.expect("tickstat monitor exits 0", status == "status=0", "status=0",
+             f"{status}: {(s.dir / 'monitor.err').read_text().strip()[-300:]}")
+    prom = Exposition((s.dir / "monitor.prom").read_text())
+    whys = {dict(labels)["why"]: v for (name, labels), v in prom.samples.items()
+            if name == "tickstat_sched_why_seconds_total" and dict(labels).get("cpu") == "1"}
+    if s.release < (6, 6):
+        s.expect("monitor: no SCHED on CPU1 before 6.6", not whys, "none", whys)
+        return
+    # throttled to half of about 2.5 s in the window, less the emulator's slack
+    s.within("monitor: CPU1 SCHED seconds explained by the quota", 0.3, 3.0,
+             whys.get("cpu-quota"))
+    rest = {w: v for w, v in whys.items() if w != "cpu-quota"}
+    s.expect("monitor: CPU1 SCHED explained by nothing else (beyond 10%)",
+             sum(rest.values()) <= 0.1 * (whys.get("cpu-quota") or 0), "<= 10%", whys)
 
 
 ISOLATED_APPEND = "nohz_full=1-3 rcu_nocbs=1-3"

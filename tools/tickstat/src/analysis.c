@@ -1708,6 +1708,16 @@ int ts_analysis_set_quota(struct ts_analysis *an, int pid, int64_t quota_us, uin
 	return 0;
 }
 
+/*
+ * ts_analysis_forget_quotas - every quota unknown again (a watcher's table
+ * trimmed, ts_session_trim_quotas); quotas_dropped keeps its count.
+ */
+void ts_analysis_forget_quotas(struct ts_analysis *an)
+{
+	memset(&an->quota_map, 0, sizeof(an->quota_map));
+	an->nr_quotas = 0;
+}
+
 /* ts_analysis_quota - a task's cgroup CPU quota as recorded, or NULL when unknown */
 const struct ts_quota *ts_analysis_quota(const struct ts_analysis *an, int pid)
 {

@@ -484,6 +484,7 @@ int ts_analysis_trim_comms(struct ts_analysis *an);
 
 void ts_analysis_set_causes_recorded(struct ts_analysis *an, int mask);
 int ts_analysis_set_quota(struct ts_analysis *an, int pid, int64_t quota_us, uint64_t period_us);
+void ts_analysis_forget_quotas(struct ts_analysis *an);
 const struct ts_quota *ts_analysis_quota(const struct ts_analysis *an, int pid);
 unsigned int ts_analysis_causes_known(const struct ts_analysis *an);
 void ts_analysis_set_armers_recorded(struct ts_analysis *an, int mask);

@@ -145,6 +145,8 @@ static int update(struct monitor *m)
 	if (poll_session(m))
 		return -1;
 	ts_series_take(&m->series, &m->an, symbol, m->w.ss);
+	/* as the comm table: a task that still runs is looked up again */
+	ts_session_trim_quotas(m->w.ss);
 	m->self.updates++;
 	return publish(m, 0);
 }

@@ -416,6 +416,7 @@ struct ts_session {
 	int nr_quotas;
 	struct ts_pidmap quota_map;	/* pid -> quotas[]: O(1) expected per switch */
 	uint64_t quotas_dropped;	/* switches to tasks beyond TS_MAX_QUOTAS: quota unknown */
+	struct text quota_news;		/* quota tokens for the next "quotas" mark */
 	int hrtimer_causes;		/* hrtimer_expire_entry passes the monitored CPUs' */
 	char cpu_filter[1024];		/* "CPU" on the monitored CPUs, FIELD for the field */
 	int marker_fd;
@@ -1304,6 +1305,7 @@ const char *ts_session_symbol(struct ts_session *ss, uint64_t addr)
 }
 
 static void look_up_quotas(struct ts_session *ss);
+static int quota_marks(struct ts_session *ss);
 
 /*
  * ts_session_next_wait_ns - how long to wait after a poll, given the wait
@@ -1344,7 +1346,7 @@ int ts_session_poll(struct ts_session *ss)
 	int ret = drain_all(ss, 0);
 
 	look_up_quotas(ss);
-	return ret;
+	return quota_marks(ss) || ret ? -1 : 0;
 }
 
 /* The name of a task the stream did not name, from /proc. */
@@ -1359,19 +1361,23 @@ static void add_comm(struct ts_analysis *an, int pid)
 	}
 }
 
-/*
- * The end marks.  "end": the window's end and the ring buffers' overruns.
- * Once it has come back through the ring buffer, "pages": for a recording,
- * how many pages each CPU wrote before it (the mark's CPU: before the page
- * that holds it) and their CRC-32.  A page the kernel hands out only later
- * (it can hold a partly read page back) is not counted, and a reader allows
- * such pages after the counted ones.  Then "done", which counts and checks
- * the marks before it.
- */
+/* " quota.PID=QUOTA/PERIOD" or " quota.PID=max"; nothing for a quota not read */
+static void quota_text(struct text *t, const struct task_quota *q)
+{
+	if (!q->known)
+		return;
+	if (q->quota < 0)
+		text_add(t, " quota.%d=max", q->pid);
+	else
+		text_add(t, " quota.%d=%lld/%llu", q->pid, (long long)q->quota,
+			 (unsigned long long)q->period);
+}
+
 /*
  * look_up_quotas - the cgroup CPU quota of each task that ran on a
  * monitored CPU and was not looked up yet: at every poll, so that a task
- * that exits before the end is still known (cgroup.c).
+ * that exits before the end is still known (cgroup.c).  Each one read is
+ * said in the next "quotas" mark (quota_marks()).
  */
 static void look_up_quota(struct ts_session *ss, int pid)
 {
@@ -1392,6 +1398,7 @@ static void look_up_quota(struct ts_session *ss, int pid)
 	ss->nr_quotas++;
 	q->pid = pid;
 	q->known = !ts_cgroup_cpu_max("", pid, &q->quota, &q->period);
+	quota_text(&ss->quota_news, q);
 }
 
 static void look_up_quotas(struct ts_session *ss)
@@ -1432,19 +1439,58 @@ static void quota_tokens(struct ts_session *ss, struct text *t)
 			TS_MAX_QUOTAS, (unsigned long long)ss->quotas_dropped);
 		text_add(t, " quotas_dropped=%llu", (unsigned long long)ss->quotas_dropped);
 	}
-	for (int i = 0; i < ss->nr_quotas; i++) {
-		const struct task_quota *q = &ss->quotas[i];
-
-		if (!q->known)
-			continue;
-		if (q->quota < 0)
-			text_add(t, " quota.%d=max", q->pid);
-		else
-			text_add(t, " quota.%d=%lld/%llu", q->pid, (long long)q->quota,
-				 (unsigned long long)q->period);
-	}
+	for (int i = 0; i < ss->nr_quotas; i++)
+		quota_text(t, &ss->quotas[i]);
 }
 
+/*
+ * The quotas read since the last poll, in a "quotas" mark: applied at once,
+ * so that a watcher's next update explains a lone task's SCHED by its
+ * quota, and again when the mark comes back through the ring buffer, as a
+ * recording's report applies it (the same value twice).  The end mark
+ * still lists them all, for readers older than this mark.
+ */
+static int quota_marks(struct ts_session *ss)
+{
+	int ret;
+
+	if (!ss->quota_news.len)
+		return 0;
+	if (!ss->quota_news.buf)
+		return err_msg("out of memory\n"), -1;
+	pin_here(ss, 1);
+	ret = write_marks(ss, "quotas", ss->quota_news.buf, 1);
+	pin_here(ss, 0);
+	ss->quota_news.len = 0;
+	ss->quota_news.buf[0] = '\0';
+	return ret;
+}
+
+/*
+ * ts_session_trim_quotas - for a watcher that runs for days (monitor,
+ * top): once half the quota table is used, forget every quota, here and in
+ * the analysis, so that the table never fills.  A task that still runs is
+ * looked up again at its next switch or poll and said in a "quotas" mark
+ * again; a recording keeps every mark.
+ */
+void ts_session_trim_quotas(struct ts_session *ss)
+{
+	if (ss->nr_quotas < TS_MAX_QUOTAS / 2)
+		return;
+	memset(&ss->quota_map, 0, sizeof(ss->quota_map));
+	ss->nr_quotas = 0;
+	ts_analysis_forget_quotas(ss->an);
+}
+
+/*
+ * The end marks.  "end": the window's end and the ring buffers' overruns.
+ * Once it has come back through the ring buffer, "pages": for a recording,
+ * how many pages each CPU wrote before it (the mark's CPU: before the page
+ * that holds it) and their CRC-32.  A page the kernel hands out only later
+ * (it can hold a partly read page back) is not counted, and a reader allows
+ * such pages after the counted ones.  Then "done", which counts and checks
+ * the marks before it.
+ */
 static int end_marks(struct ts_session *ss, uint64_t end)
 {
 	struct text t = { 0 };
@@ -1680,6 +1726,7 @@ void ts_session_free(struct ts_session *ss)
 	if (ss->marker_fd >= 0)
 		close(ss->marker_fd);
 	free(ss->doctor);
+	free(ss->quota_news.buf);
 	if (ss->inst) {
 		const char *name = tracefs_instance_get_name(ss->inst);
 

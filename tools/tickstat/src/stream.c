@@ -310,14 +310,17 @@ static int pages_token(struct ts_stream *s, char *tok)
 	return 0;
 }
 
+/* the kinds from MK_END on are applied as the stream reaches them */
 enum mark_kind {
-	MK_START, MK_INITIAL, MK_READY, MK_PROBES, MK_DOCTOR, MK_END, MK_PAGES, MK_DONE, MK_OTHER
+	MK_START, MK_INITIAL, MK_READY, MK_PROBES, MK_DOCTOR, MK_END, MK_PAGES, MK_DONE,
+	MK_QUOTAS, MK_OTHER
 };
 
 static enum mark_kind mark_kind(const char *text, size_t len, size_t *skip)
 {
 	static const char * const kinds[] = { "start: ", "initial: ", "ready: ", "probes: ",
-					      "doctor: ", "end: ", "pages: ", "done: " };
+					      "doctor: ", "end: ", "pages: ", "done: ",
+					      "quotas: " };
 	size_t p = strlen(TS_MARK_PREFIX);
 
 	for (int k = 0; k < MK_OTHER; k++) {
@@ -365,6 +368,9 @@ int ts_stream_mark(struct ts_stream *s, int cpu, const char *text, size_t len)
 			ret = pages_token(s, tok);
 		} else if (kind == MK_PROBES) {
 			ret = ts_probedec_mark(&s->dec.probes, tok);
+		} else if (kind == MK_QUOTAS) {
+			/* quotas read during the window; other keys are a later version's */
+			ret = strncmp(tok, "quota.", 6) ? 0 : mark_token(s, tok);
 		} else if (kind == MK_DONE) {
 			unsigned long long v;
 			int end = 0;

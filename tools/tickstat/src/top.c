@@ -163,8 +163,9 @@ static int refresh(struct top *t)
 		err_msg("out of memory\n");
 		return -1;
 	}
-	/* keep the comm table bounded, as the monitor does: names come back */
+	/* keep the comm and quota tables bounded, as the monitor does: both come back */
 	ts_analysis_trim_comms(&t->an);
+	ts_session_trim_quotas(t->w.ss);
 	t->have_snap = 1;
 	return draw(t);
 }
