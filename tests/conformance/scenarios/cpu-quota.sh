@@ -2,8 +2,9 @@
 # cpu.max allows 50 ms per 100 ms.
 # Healthy: since Linux 6.6 the tick is kept while the task runs, though it
 # is alone (SCHED: cfs_task_bw_constrained()), and tickstat names the
-# task's quota as the cause, record and monitor alike (a second run of 2 s,
-# with tickstat monitor); before 6.6 the tick stops as for a lone task.
+# task's quota as the cause, record and monitor alike (a second run of
+# 2.5 s, with tickstat monitor, and 300 short tasks on CPU 2 that make it
+# trim its quota table); before 6.6 the tick stops as for a lone task.
 # The patched 6.1 guest kernel has no cgroups: Debian's kernels only.
 scenario_cpu_quota() {
 	cg=/sys/fs/cgroup
@@ -22,9 +23,15 @@ scenario_cpu_quota() {
 	# from 6.6 on, tickstat monitor reads the quota as it runs: its SCHED
 	# time by why (before, a quota keeps no tick: nothing to explain)
 	case $(uname -r) in [0-5].*|6.[0-5].*) return ;; esac
-	sh -c "echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 1 -d 2 -D 0.3" &
-	taskset -c 0 tickstat monitor -q -C 1 -i 0.5 -d 2 --textfile "$DIR/monitor.prom" \
-		2> "$DIR/monitor.err"
+	sh -c "echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 1 -d 2.5 -D 0.3" &
+	# 300 short-lived tasks on CPU 2 fill more than half its quota table:
+	# at an update it forgets those that exited ("quotas: reset=1" in the
+	# recording) and keeps spin's
+	taskset -c 2 sh -c 'sleep 0.4; i=0; while [ $i -lt 300 ]; do (:); i=$((i + 1)); done' &
+	taskset -c 0 tickstat monitor -q -C 1,2 -i 0.5 -d 2.5 --textfile "$DIR/monitor.prom" \
+		-o "$DIR/monitor.dat" 2> "$DIR/monitor.err"
 	echo "status=$?" > "$DIR/monitor.status"
 	wait
+	grep -a -c 'quotas: reset=1' "$DIR/monitor.dat" > "$DIR/monitor-resets"
+	tickstat report --json "$DIR/monitor.dat" > "$DIR/monitor-report.json"
 }

@@ -145,8 +145,9 @@ static int update(struct monitor *m)
 	if (poll_session(m))
 		return -1;
 	ts_series_take(&m->series, &m->an, symbol, m->w.ss);
-	/* as the comm table: a task that still runs is looked up again */
-	ts_session_trim_quotas(m->w.ss);
+	/* bounded as the comm table: the quotas of tasks that exited go */
+	if (ts_session_trim_quotas(m->w.ss))
+		return -1;
 	m->self.updates++;
 	return publish(m, 0);
 }

@@ -128,6 +128,7 @@ static const struct cause_event cause_events[] = {
 struct text {
 	char *buf;
 	size_t len, cap;
+	int oom;		/* an addition failed: buf is NULL, the text lost */
 };
 
 static void text_add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -142,12 +143,17 @@ static void text_add(struct text *t, const char *fmt, ...)
 		va_end(ap);
 		if (n >= 0 && t->len + n < t->cap)
 			break;
-		t->cap = t->cap * 2 + n + 256;
-		t->buf = realloc(t->buf, t->cap);
-		if (!t->buf) {
+		char *more = realloc(t->buf, t->cap * 2 + n + 256);
+
+		if (!more) {
+			free(t->buf);
+			t->buf = NULL;
 			t->len = t->cap = 0;
+			t->oom = 1;
 			return;
 		}
+		t->buf = more;
+		t->cap = t->cap * 2 + n + 256;
 	}
 	t->len += n;
 }
@@ -417,6 +423,7 @@ struct ts_session {
 	struct ts_pidmap quota_map;	/* pid -> quotas[]: O(1) expected per switch */
 	uint64_t quotas_dropped;	/* switches to tasks beyond TS_MAX_QUOTAS: quota unknown */
 	struct text quota_news;		/* quota tokens for the next "quotas" mark */
+	int marks_lost;			/* "quotas" marks the trace_marker refused */
 	int hrtimer_causes;		/* hrtimer_expire_entry passes the monitored CPUs' */
 	char cpu_filter[1024];		/* "CPU" on the monitored CPUs, FIELD for the field */
 	int marker_fd;
@@ -431,11 +438,17 @@ struct ts_session {
 	uint32_t end_pages_crc;
 };
 
+/* write_marks' flags: apply each mark to the live stream; a failed write only warns */
+#define MARK_APPLY	1
+#define MARK_SOFT	2
+
 /*
  * Write marks of one kind: the tokens (space-separated) in as few marks as
  * fit the kernel's 1 KiB limit.  End and pages marks count towards "done".
+ * With MARK_SOFT, a mark that cannot be written is still applied, and the
+ * failure is said once (the recording then lacks it).
  */
-static int write_marks(struct ts_session *ss, const char *kind, const char *tokens, int apply)
+static int write_marks(struct ts_session *ss, const char *kind, const char *tokens, int flags)
 {
 	const char *p = tokens;
 
@@ -464,15 +477,21 @@ static int write_marks(struct ts_session *ss, const char *kind, const char *toke
 		}
 		mark[n] = '\0';
 		if (write(ss->marker_fd, mark, n) != n) {
-			err_msg("cannot write to the instance's trace_marker: %s\n", strerror(errno));
-			return -1;
+			if (!(flags & MARK_SOFT)) {
+				err_msg("cannot write to the instance's trace_marker: %s\n",
+					strerror(errno));
+				return -1;
+			}
+			if (!ss->marks_lost++)
+				err_msg("warning: cannot write a %s mark to the instance's trace_marker (%s): the recording lacks it\n",
+					kind, strerror(errno));
 		}
 		if (!strcmp(kind, "end") || !strcmp(kind, "pages")) {
 			ss->end_crc = crc32(ss->end_crc, (unsigned char *)mark, n);
 			ss->end_marks++;
 		}
-		if (apply && ts_stream_mark(&ss->s, sched_getcpu(), mark, n)) {
-			err_msg("internal error: a start mark does not parse: %s\n", mark);
+		if ((flags & MARK_APPLY) && ts_stream_mark(&ss->s, sched_getcpu(), mark, n)) {
+			err_msg("internal error: a %s mark does not parse: %s\n", kind, mark);
 			return -1;
 		}
 	} while (*p);
@@ -1101,21 +1120,21 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 		err_msg("cannot switch tracing on in the instance: %m\n");
 		goto out;
 	}
-	if (write_marks(ss, "start", t.buf, 1))
+	if (write_marks(ss, "start", t.buf, MARK_APPLY))
 		goto out;
 	probes = ts_probes_mark(&ss->probes);
-	if (probes && write_marks(ss, "probes", probes, 1))
+	if (probes && write_marks(ss, "probes", probes, MARK_APPLY))
 		goto out;
-	if (ss->doctor && write_marks(ss, "doctor", ss->doctor, 1))
+	if (ss->doctor && write_marks(ss, "doctor", ss->doctor, MARK_APPLY))
 		goto out;
 	t.len = 0;
 	snapshot(&t, &ss->online);
-	if (!t.buf || write_marks(ss, "initial", t.buf, 1))
+	if (!t.buf || write_marks(ss, "initial", t.buf, MARK_APPLY))
 		goto out;
 	t.len = 0;
 	text_add(&t, "start_ns=%llu snapshot_ns=%llu initial=%d", (unsigned long long)ss->start,
 		 (unsigned long long)ts_now_ns(), ts_cpuset_count(&ss->online));
-	if (!t.buf || write_marks(ss, "ready", t.buf, 1))
+	if (!t.buf || write_marks(ss, "ready", t.buf, MARK_APPLY))
 		goto out;
 	ret = 0;
 out:
@@ -1192,6 +1211,7 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 	ss->stream_ok = 1;
 	ss->s.tick_fn = ss->ksyms.tick_fn;
 	ss->s.task_seen = task_seen;
+	ss->s.quotas_written = 1;	/* quota_marks() applies them */
 	ss->s.task_seen_ctx = ss;
 	if (out) {
 		if (ts_dw_init(&ss->w, out, path, getpagesize(), sizeof(long),
@@ -1343,10 +1363,10 @@ uint64_t ts_session_next_wait_ns(const struct ts_session *ss, uint64_t wait_ns)
  */
 int ts_session_poll(struct ts_session *ss)
 {
-	int ret = drain_all(ss, 0);
-
+	if (drain_all(ss, 0))
+		return -1;
 	look_up_quotas(ss);
-	return quota_marks(ss) || ret ? -1 : 0;
+	return quota_marks(ss);
 }
 
 /* The name of a task the stream did not name, from /proc. */
@@ -1444,22 +1464,26 @@ static void quota_tokens(struct ts_session *ss, struct text *t)
 }
 
 /*
- * The quotas read since the last poll, in a "quotas" mark: applied at once,
- * so that a watcher's next update explains a lone task's SCHED by its
- * quota, and again when the mark comes back through the ring buffer, as a
- * recording's report applies it (the same value twice).  The end mark
- * still lists them all, for readers older than this mark.
+ * The quotas read since the last poll, in a "quotas" mark, applied to the
+ * analysis as it is written (so that a watcher's next update explains a
+ * lone task's SCHED by its quota) and not again when it comes back through
+ * the ring buffer (stream.c); a recording's reader applies it where it
+ * meets it.  The end mark still lists the quotas, for readers older than
+ * this mark.  A mark the trace_marker refuses is applied all the same and
+ * said once (write_marks).
  */
 static int quota_marks(struct ts_session *ss)
 {
 	int ret;
 
+	if (ss->quota_news.oom) {
+		err_msg("out of memory\n");
+		return -1;
+	}
 	if (!ss->quota_news.len)
 		return 0;
-	if (!ss->quota_news.buf)
-		return err_msg("out of memory\n"), -1;
 	pin_here(ss, 1);
-	ret = write_marks(ss, "quotas", ss->quota_news.buf, 1);
+	ret = write_marks(ss, "quotas", ss->quota_news.buf, MARK_APPLY | MARK_SOFT);
 	pin_here(ss, 0);
 	ss->quota_news.len = 0;
 	ss->quota_news.buf[0] = '\0';
@@ -1468,18 +1492,36 @@ static int quota_marks(struct ts_session *ss)
 
 /*
  * ts_session_trim_quotas - for a watcher that runs for days (monitor,
- * top): once half the quota table is used, forget every quota, here and in
- * the analysis, so that the table never fills.  A task that still runs is
- * looked up again at its next switch or poll and said in a "quotas" mark
- * again; a recording keeps every mark.
+ * top), once half the quota table is used: forget the tasks that have
+ * exited, so that the table fills only with tasks that live.  A "quotas"
+ * mark says so ("reset=1", then the quotas kept), to the analysis and to a
+ * reader of the recording alike.  A pid used again later is looked up
+ * again.  A task that exits within a poll of the trim and is charged after
+ * it has its quota unknown for that sliver.
  */
-void ts_session_trim_quotas(struct ts_session *ss)
+int ts_session_trim_quotas(struct ts_session *ss)
 {
+	struct task_quota *q = ss->quotas;
+	int kept = 0, added;
+
 	if (ss->nr_quotas < TS_MAX_QUOTAS / 2)
-		return;
+		return 0;
+	for (int i = 0; i < ss->nr_quotas; i++)
+		if (!kill(q[i].pid, 0) || errno == EPERM)
+			q[kept++] = q[i];
+	if (kept == ss->nr_quotas)
+		return 0;
 	memset(&ss->quota_map, 0, sizeof(ss->quota_map));
-	ss->nr_quotas = 0;
-	ts_analysis_forget_quotas(ss->an);
+	ss->nr_quotas = kept;
+	ss->quota_news.len = 0;
+	if (ss->quota_news.buf)
+		ss->quota_news.buf[0] = '\0';
+	text_add(&ss->quota_news, "reset=1");
+	for (int i = 0; i < kept; i++) {
+		ts_pidmap_insert(&ss->quota_map, q[i].pid, &added);
+		quota_text(&ss->quota_news, &q[i]);
+	}
+	return quota_marks(ss);
 }
 
 /*

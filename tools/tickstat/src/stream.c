@@ -369,8 +369,15 @@ int ts_stream_mark(struct ts_stream *s, int cpu, const char *text, size_t len)
 		} else if (kind == MK_PROBES) {
 			ret = ts_probedec_mark(&s->dec.probes, tok);
 		} else if (kind == MK_QUOTAS) {
-			/* quotas read during the window; other keys are a later version's */
-			ret = strncmp(tok, "quota.", 6) ? 0 : mark_token(s, tok);
+			/*
+			 * Quotas read during the window; "reset=1": the watcher
+			 * forgot its table here, and says again those it kept
+			 * after it.  Other keys are a later version's.
+			 */
+			if (!strcmp(tok, "reset=1"))
+				ts_analysis_forget_quotas(s->an);
+			else if (!strncmp(tok, "quota.", 6))
+				ret = mark_token(s, tok);
 		} else if (kind == MK_DONE) {
 			unsigned long long v;
 			int end = 0;
@@ -534,8 +541,12 @@ static int analyse_record(struct ts_stream *s, struct walk *w, struct tep_record
 	if (our_mark(s, rec, &text, &len)) {
 		enum mark_kind kind = mark_kind(text, len, &(size_t){ 0 });
 
-		/* the start marks were applied before any page; the rest counts now */
-		if (s->have_start && kind >= MK_END)
+		/*
+		 * The start marks were applied before any page; the rest counts
+		 * now, but for the quotas a live session applied as it wrote them
+		 * (once each, as a recording's reader applies them here).
+		 */
+		if (s->have_start && kind >= MK_END && !(kind == MK_QUOTAS && s->quotas_written))
 			ts_stream_mark(s, w->cpu, text, len);
 		return 0;
 	}

@@ -53,6 +53,7 @@ struct ts_stream {
 	uint64_t end_ns;
 	struct ts_page_sum *sums;	/* per CPU, from the "pages" marks */
 	int marks_bad;			/* a mark that does not parse */
+	int quotas_written;		/* the live session applied its "quotas" marks as it wrote them */
 
 	uint64_t pages;
 	uint64_t records;

@@ -163,9 +163,10 @@ static int refresh(struct top *t)
 		err_msg("out of memory\n");
 		return -1;
 	}
-	/* keep the comm and quota tables bounded, as the monitor does: both come back */
+	/* keep the comm and quota tables bounded, as the monitor does */
 	ts_analysis_trim_comms(&t->an);
-	ts_session_trim_quotas(t->w.ss);
+	if (ts_session_trim_quotas(t->w.ss))
+		return -1;
 	t->have_snap = 1;
 	return draw(t);
 }
