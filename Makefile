@@ -157,19 +157,24 @@ check: check-start
 # the kernel and its module ($(CHECK)/beside-kernel.rc), boots it while the
 # bisect walk goes on, then waits for that too ($(CHECK)/beside-stage2.rc):
 # the walk is off the path to the end of make check.
+# Each status file is written whole (a rename), as the test polls for it.
 BESIDE_STAGE2 = { nice -n 19 \
 	$(MAKE) --no-print-directory series-6.12-kernel TICKSTAT_PHASES=$(CHECK)/beside-stage2.tsv \
-	>$(CHECK)/beside-stage2.log 2>&1; rc=$$?; echo $$rc >$(CHECK)/beside-kernel.rc; \
+	>$(CHECK)/beside-stage2.log 2>&1; rc=$$?; \
+	echo $$rc >$(CHECK)/beside-kernel.rc.new; mv $(CHECK)/beside-kernel.rc.new $(CHECK)/beside-kernel.rc; \
 	[ $$rc = 0 ] && nice -n 19 $(MAKE) --no-print-directory series-6.12-bisect \
 	TICKSTAT_PHASES=$(CHECK)/beside-stage2.tsv >>$(CHECK)/beside-stage2.log 2>&1; \
-	echo $$? >$(CHECK)/beside-stage2.rc; } &
+	echo $$? >$(CHECK)/beside-stage2.rc.new; mv $(CHECK)/beside-stage2.rc.new $(CHECK)/beside-stage2.rc; } &
 .PHONY: series-6.12 series-6.12-kernel series-6.12-bisect
 series-6.12: series-6.12-kernel
 	$(Q)$(MAKE) --no-print-directory series-6.12-bisect
 series-6.12-kernel: deps
 	$(Q)$(TIMED) "build kernel patched-6.12" scripts/build-kernel.sh patched-6.12 nohz_full
 	$(Q)$(TIMED) "build kmod patched-6.12" scripts/build-kmod.sh patched-6.12
+# the walk starts from a copy of the patched 6.12's objects: build them first
 series-6.12-bisect: deps
+	$(Q)[ -f $(BUILD)/kernel/obj/patched-6.12-nohz_full/vmlinux ] || \
+		{ echo "series-6.12-bisect: no patched 6.12 objects: make series-6.12-kernel first" >&2; exit 1; }
 	$(Q)$(TIMED) "bisect the 6.12 series" scripts/bisect-series.sh 6.12
 
 check-start:
