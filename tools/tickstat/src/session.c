@@ -135,6 +135,7 @@ static void text_add(struct text *t, const char *fmt, ...) __attribute__((format
 static void text_add(struct text *t, const char *fmt, ...)
 {
 	va_list ap;
+	char *more;
 	int n;
 
 	for (;;) {
@@ -143,8 +144,7 @@ static void text_add(struct text *t, const char *fmt, ...)
 		va_end(ap);
 		if (n >= 0 && t->len + n < t->cap)
 			break;
-		char *more = realloc(t->buf, t->cap * 2 + n + 256);
-
+		more = realloc(t->buf, t->cap * 2 + n + 256);
 		if (!more) {
 			free(t->buf);
 			t->buf = NULL;
@@ -1495,9 +1495,11 @@ static int quota_marks(struct ts_session *ss)
  * top), once half the quota table is used: forget the tasks that have
  * exited, so that the table fills only with tasks that live.  A "quotas"
  * mark says so ("reset=1", then the quotas kept), to the analysis and to a
- * reader of the recording alike.  A pid used again later is looked up
- * again.  A task that exits within a poll of the trim and is charged after
- * it has its quota unknown for that sliver.
+ * reader of the recording alike.  A pid freed by a trim is looked up again
+ * when a task with it runs (one reused before keeps the old quota, as in
+ * tickstat record, which looks a pid up once).  A task that exits within a
+ * poll of the trim and is charged after it has its quota unknown for that
+ * sliver.
  */
 int ts_session_trim_quotas(struct ts_session *ss)
 {
