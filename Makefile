@@ -141,30 +141,25 @@ stage1-test = tests/run-tests $(2) >$(CHECK)/$(1).tap 2>&1 || true
 # debian/rules and users run, must not install the development packages.)
 check: check-start
 	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)$(BESIDE_CHECK)
 	$(Q)$(TIMED) "stage 1: builds and the tests without a guest (make -j2)" \
 		$(MAKE) -j2 --no-print-directory check-stage1 TICKSTAT_PHASES=$(CHECK)/stage1.tsv
-	$(Q)$(BESIDE_STAGE2)
 	$(Q){ tests/run-tests $$(for f in $(CHECK)/*.tap; do printf -- '--earlier %s ' "$$f"; done); \
 		echo $$? >$(CHECK)/stage2.rc; } | tee $(CHECK)/stage2.out; \
 		scripts/phases $(PHASES) $(BUILD)/check-phases.txt; rc=$$(cat $(CHECK)/stage2.rc 2>/dev/null || echo 1); \
 		[ "$$rc" = 0 ] || sed -n '/^# the failures again:$$/,$$p' $(CHECK)/stage2.out; exit "$${rc:-1}"
 
 # The patched 6.12 (its kernel, test module and the series' bisect walk)
-# builds beside the second stage at nice 19: the guests keep about one
-# core of two busy, and the build takes the other when they leave it idle
-# (a whole kernel in the first stage would cost 7 of the budget's 40
-# minutes; docs/check-time.md).  guest/series-6.12.test, run last, waits for
-# the kernel and its module ($(CHECK)/beside-kernel.rc), boots it while the
-# bisect walk goes on, then waits for that too ($(CHECK)/beside-stage2.rc):
-# the walk is off the path to the end of make check.
-# Each status file is written whole (a rename), as the test polls for it.
-BESIDE_STAGE2 = { nice -n 19 \
-	$(MAKE) --no-print-directory series-6.12-kernel TICKSTAT_PHASES=$(CHECK)/beside-stage2.tsv \
-	>$(CHECK)/beside-stage2.log 2>&1; rc=$$?; \
-	echo $$rc >$(CHECK)/beside-kernel.rc.new; mv $(CHECK)/beside-kernel.rc.new $(CHECK)/beside-kernel.rc; \
-	[ $$rc = 0 ] && nice -n 19 $(MAKE) --no-print-directory series-6.12-bisect \
-	TICKSTAT_PHASES=$(CHECK)/beside-stage2.tsv >>$(CHECK)/beside-stage2.log 2>&1; \
-	echo $$? >$(CHECK)/beside-stage2.rc.new; mv $(CHECK)/beside-stage2.rc.new $(CHECK)/beside-stage2.rc; } &
+# builds beside both stages at nice 19 (scripts/beside-check, in a process
+# group of its own): in the first it takes what the builds and host tests
+# leave idle (about 160 s of CPU), in the second what the guests leave (they
+# keep about one core of two busy).  A whole kernel in the first stage would
+# cost 7 of the budget's 40 minutes (docs/check-time.md).
+# guest/series-6.12.test, run last, waits for the kernel and its module
+# ($(CHECK)/beside-kernel.rc), boots it while the bisect walk goes on, then
+# waits for that too ($(CHECK)/beside-stage2.rc); guest/top.test, which a
+# busy host fails, stops the build while its guest runs.
+BESIDE_CHECK = setsid --fork scripts/beside-check $(CHECK) $(MAKE) </dev/null >/dev/null 2>&1
 .PHONY: series-6.12 series-6.12-kernel series-6.12-bisect
 series-6.12: series-6.12-kernel
 	$(Q)$(MAKE) --no-print-directory series-6.12-bisect
@@ -178,6 +173,9 @@ series-6.12-bisect: deps
 	$(Q)$(TIMED) "bisect the 6.12 series" scripts/bisect-series.sh 6.12
 
 check-start:
+	@# a build beside an earlier make check that was stopped must not race this one
+	@if [ -f $(CHECK)/beside.pgid ]; then pg=$$(cat $(CHECK)/beside.pgid); \
+		kill -CONT -- -$$pg 2>/dev/null; kill -TERM -- -$$pg 2>/dev/null; sleep 1; true; fi
 	@rm -rf $(CHECK)
 	@mkdir -p $(CHECK)
 	@printf 'start\t%s\n' "$$(date +%s.%N)" >$(PHASES)
