@@ -1248,7 +1248,7 @@ def check_cpu_quota(s: Scenario) -> None:
 def check_monitor_quota(s: Scenario, want: list[str]) -> None:
     """tickstat monitor on the same workload (2.5 s, 50% quota), from 6.6
     on: its SCHED time on CPU 1 is the quota's (why="cpu-quota"), read as it
-    ran ("quotas" marks), not fair-server or alone; 300 short tasks on CPU 2
+    ran ("quotas" marks), not fair-server or alone; 320 short tasks on CPU 2
     make it trim its quota table, and spin's quota survives the trim, live
     and in the recording."""
     ran = (s.dir / "monitor.status").exists()
@@ -1265,7 +1265,7 @@ def check_monitor_quota(s: Scenario, want: list[str]) -> None:
     # throttled to half of about 2 s in the window, less the emulator's slack
     s.within("monitor: CPU1 SCHED seconds explained by the quota", 0.2, 2.5,
              whys.get("cpu-quota"))
-    # the 300 tasks on CPU 2 made it forget those that exited, not spin
+    # the 320 tasks on CPU 2 made it forget those that exited, not spin
     resets = int((s.dir / "monitor-resets").read_text().split()[0] or 0)
     s.within("monitor: quota table trimmed (quotas: reset=1 marks)", 1, 100, resets)
     rep = json.loads((s.dir / "monitor-report.json").read_text() or "{}")

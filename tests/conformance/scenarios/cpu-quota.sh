@@ -3,7 +3,7 @@
 # Healthy: since Linux 6.6 the tick is kept while the task runs, though it
 # is alone (SCHED: cfs_task_bw_constrained()), and tickstat names the
 # task's quota as the cause, record and monitor alike (a second run of
-# 2.5 s, with tickstat monitor, and 300 short tasks on CPU 2 that make it
+# 2.5 s, with tickstat monitor, and 320 short tasks on CPU 2 that make it
 # trim its quota table); before 6.6 the tick stops as for a lone task.
 # The patched 6.1 guest kernel has no cgroups: Debian's kernels only.
 scenario_cpu_quota() {
@@ -24,10 +24,11 @@ scenario_cpu_quota() {
 	# time by why (before, a quota keeps no tick: nothing to explain)
 	case $(uname -r) in [0-5].*|6.[0-5].*) return ;; esac
 	sh -c "echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 1 -d 2.5 -D 0.3" &
-	# 300 short-lived tasks on CPU 2 fill more than half its quota table:
-	# at an update it forgets those that exited ("quotas: reset=1" in the
-	# recording) and keeps spin's
-	taskset -c 2 sh -c 'sleep 0.4; i=0; while [ $i -lt 300 ]; do (:); i=$((i + 1)); done' &
+	# 320 short-lived tasks on CPU 2 once the monitor runs (its textfile is
+	# there) fill more than half its quota table: at an update it forgets
+	# those that exited ("quotas: reset=1" in the recording) and keeps spin's
+	sh -c "while [ ! -f $DIR/monitor.prom ]; do sleep 0.05; done
+		for i in 1 2 3 4 5; do spin -c 2 -n 64 -d 0.001; done" &
 	taskset -c 0 tickstat monitor -q -C 1,2 -i 0.5 -d 2.5 --textfile "$DIR/monitor.prom" \
 		-o "$DIR/monitor.dat" 2> "$DIR/monitor.err"
 	echo "status=$?" > "$DIR/monitor.status"
