@@ -1710,7 +1710,8 @@ int ts_analysis_set_quota(struct ts_analysis *an, int pid, int64_t quota_us, uin
 
 /*
  * ts_analysis_forget_quotas - every quota unknown again (a watcher's table
- * trimmed, ts_session_trim_quotas); quotas_dropped keeps its count.
+ * trimmed: ts_session_trim_quotas sets those it keeps again); quotas_dropped
+ * keeps its count.
  */
 void ts_analysis_forget_quotas(struct ts_analysis *an)
 {

@@ -1493,37 +1493,38 @@ static int quota_marks(struct ts_session *ss)
 /*
  * ts_session_trim_quotas - for a watcher that runs for days (monitor,
  * top), once half the quota table is used: forget the tasks that have
- * exited, so that the table fills only with tasks that live.  A "quotas"
- * mark says so ("reset=1", then the quotas kept), to the analysis and to a
- * reader of the recording alike.  A pid freed by a trim is looked up again
- * when a task with it runs (one reused before keeps the old quota, as in
- * tickstat record, which looks a pid up once).  A task that exits within a
- * poll of the trim and is charged after it has its quota unknown for that
- * sliver.
+ * exited, here and in the analysis, so that the tables fill only with
+ * tasks that live.  A recording keeps every "quotas" mark: its reader
+ * keeps every quota it can hold for the diagnosis of its whole window (512;
+ * past that unknown, and counted).  A pid freed by a trim is looked up
+ * again when a task with it runs (one reused before keeps the old quota,
+ * as in tickstat record, which looks a pid up once).  A task that exits
+ * within a poll of the trim and is charged after it has its quota unknown
+ * for that sliver.
  */
-int ts_session_trim_quotas(struct ts_session *ss)
+void ts_session_trim_quotas(struct ts_session *ss)
 {
 	struct task_quota *q = ss->quotas;
 	int kept = 0, added;
 
 	if (ss->nr_quotas < TS_MAX_QUOTAS / 2)
-		return 0;
+		return;
 	for (int i = 0; i < ss->nr_quotas; i++)
 		if (!kill(q[i].pid, 0) || errno == EPERM)
 			q[kept++] = q[i];
 	if (kept == ss->nr_quotas)
-		return 0;
+		return;
+	debug_msg("tickstat: forgot the cgroup quotas of %d tasks that exited, kept %d\n",
+		  ss->nr_quotas - kept, kept);
 	memset(&ss->quota_map, 0, sizeof(ss->quota_map));
-	ss->nr_quotas = kept;
-	ss->quota_news.len = 0;
-	if (ss->quota_news.buf)
-		ss->quota_news.buf[0] = '\0';
-	text_add(&ss->quota_news, "reset=1");
+	ts_analysis_forget_quotas(ss->an);
 	for (int i = 0; i < kept; i++) {
 		ts_pidmap_insert(&ss->quota_map, q[i].pid, &added);
-		quota_text(&ss->quota_news, &q[i]);
+		if (q[i].known)
+			ts_analysis_set_quota(ss->an, q[i].pid, q[i].quota,
+					      q[i].quota < 0 ? 0 : q[i].period);
 	}
-	return quota_marks(ss);
+	ss->nr_quotas = kept;
 }
 
 /*

@@ -39,7 +39,7 @@ uint64_t ts_session_start_ns(const struct ts_session *ss);
 uint64_t ts_session_records(const struct ts_session *ss);
 const char *ts_session_symbol(struct ts_session *ss, uint64_t addr);
 int ts_session_poll(struct ts_session *ss);
-int ts_session_trim_quotas(struct ts_session *ss);
+void ts_session_trim_quotas(struct ts_session *ss);
 uint64_t ts_session_next_wait_ns(const struct ts_session *ss, uint64_t wait_ns);
 int ts_session_stop(struct ts_session *ss);
 void ts_session_free(struct ts_session *ss);

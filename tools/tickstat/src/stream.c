@@ -369,15 +369,8 @@ int ts_stream_mark(struct ts_stream *s, int cpu, const char *text, size_t len)
 		} else if (kind == MK_PROBES) {
 			ret = ts_probedec_mark(&s->dec.probes, tok);
 		} else if (kind == MK_QUOTAS) {
-			/*
-			 * Quotas read during the window; "reset=1": the watcher
-			 * forgot its table here, and says again those it kept
-			 * after it.  Other keys are a later version's.
-			 */
-			if (!strcmp(tok, "reset=1"))
-				ts_analysis_forget_quotas(s->an);
-			else if (!strncmp(tok, "quota.", 6))
-				ret = mark_token(s, tok);
+			/* quotas read during the window; other keys are a later version's */
+			ret = strncmp(tok, "quota.", 6) ? 0 : mark_token(s, tok);
 		} else if (kind == MK_DONE) {
 			unsigned long long v;
 			int end = 0;

@@ -165,8 +165,7 @@ static int refresh(struct top *t)
 	}
 	/* keep the comm and quota tables bounded, as the monitor does */
 	ts_analysis_trim_comms(&t->an);
-	if (ts_session_trim_quotas(t->w.ss))
-		return -1;
+	ts_session_trim_quotas(t->w.ss);
 	t->have_snap = 1;
 	return draw(t);
 }
