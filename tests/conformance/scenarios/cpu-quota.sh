@@ -27,7 +27,7 @@ scenario_cpu_quota() {
 	# 320 short-lived tasks on CPU 2 once the monitor runs (its textfile is
 	# there) fill more than half its quota table: at an update it forgets
 	# those that exited (-v says so) and keeps spin's, which still runs
-	sh -c "while [ ! -f $DIR/monitor.prom ]; do sleep 0.05; done
+	taskset -c 2 sh -c "while [ ! -f $DIR/monitor.prom ]; do sleep 0.05; done
 		for i in 1 2 3 4 5; do spin -c 2 -n 64 -d 0.001; done" &
 	taskset -c 0 tickstat monitor -v -C 1,2 -i 0.5 -d 3 --textfile "$DIR/monitor.prom" \
 		-o "$DIR/monitor.dat" 2> "$DIR/monitor.err"
