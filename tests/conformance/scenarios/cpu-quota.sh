@@ -23,13 +23,16 @@ scenario_cpu_quota() {
 	# from 6.6 on, tickstat monitor reads the quota as it runs: its SCHED
 	# time by why (before, a quota keeps no tick: nothing to explain)
 	case $(uname -r) in [0-5].*|6.[0-5].*) return ;; esac
-	sh -c "echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 1 -d 3.5 -D 0.3" &
-	# 320 short-lived tasks on CPU 2 once the monitor runs (its textfile is
-	# there) fill more than half its quota table: at an update it forgets
-	# those that exited (-v says so) and keeps spin's, which still runs
+	# spin and the churn start once the monitor runs (its textfile is there):
+	# on a loaded host its start took longer than a spin started beside it
+	sh -c "while [ ! -f $DIR/monitor.prom ]; do sleep 0.05; done
+		echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 1 -d 3" &
+	# 320 short-lived tasks on CPU 2 fill more than half its quota table:
+	# at an update it forgets those that exited (-v says so) and keeps
+	# spin's, which still runs
 	taskset -c 2 sh -c "while [ ! -f $DIR/monitor.prom ]; do sleep 0.05; done
 		for i in 1 2 3 4 5; do spin -c 2 -n 64 -d 0.001; done" &
-	taskset -c 0 tickstat monitor -v -C 1,2 -i 0.5 -d 3 --textfile "$DIR/monitor.prom" \
+	taskset -c 0 tickstat monitor -v -C 1,2 -i 0.5 -d 3.5 --textfile "$DIR/monitor.prom" \
 		-o "$DIR/monitor.dat" 2> "$DIR/monitor.err"
 	echo "status=$?" > "$DIR/monitor.status"
 	wait
