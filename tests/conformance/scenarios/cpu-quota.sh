@@ -24,8 +24,11 @@ scenario_cpu_quota() {
 	# time by why (before, a quota keeps no tick: nothing to explain)
 	case $(uname -r) in [0-5].*|6.[0-5].*) return ;; esac
 	# spin and the churn start once the monitor runs (its textfile is there):
-	# on a loaded host its start took longer than a spin started beside it
-	sh -c "while [ ! -f $DIR/monitor.prom ]; do sleep 0.05; done
+	# on a loaded host its start took longer than a spin started beside it.
+	# The shell waits on CPU 0: a task is looked up when it first runs on a
+	# watched CPU, and one seen there before it joined the cgroup keeps the
+	# quota read then ("max")
+	taskset -c 0 sh -c "while [ ! -f $DIR/monitor.prom ]; do sleep 0.05; done
 		echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 1 -d 3" &
 	# 320 short-lived tasks on CPU 2 fill more than half its quota table:
 	# at an update it forgets those that exited (-v says so) and keeps
