@@ -518,11 +518,13 @@ def check_sched_rr(s: Scenario) -> None:
 
 
 def check_sched_deadline(s: Scenario) -> None:
-    # The task runs 10 ms per 100 ms period and is throttled (dequeued) the
-    # rest of the time, so the tick is held about 10% of the 1.5 s; each
-    # period's replenishment timer is a non-tick interrupt (15, plus slack).
+    # The task runs 30 ms per 100 ms period and is throttled (dequeued) the
+    # rest of the time, so the tick is held about 30% of the 1.5 s, less the
+    # stretch after each wake-up before the first decision (UNREPORTED, up
+    # to a tick period); each period's replenishment timer is a non-tick
+    # interrupt (15, plus slack).
     s.extra_loc = 20
-    sched_phase(s, 1, "DEADLINE", 0.15, tol=0.13)
+    sched_phase(s, 1, "DEADLINE", 0.45, tol=0.2)
 
 
 # kernel/time/posix-cpu-timers.c and itimer.c, where the timers are armed

@@ -2,7 +2,7 @@
 /*
  * spin - burn CPU time in user space on chosen CPUs for a fixed time.
  *
- * usage: spin [-c CPU] [-n TASKS] [-d SECONDS] [-D DELAY] [-r FILES]
+ * usage: spin [-c CPU] [-n TASKS] [-d SECONDS] [-D DELAY] [-P POLICY] [-R RUNTIME] [-r FILES]
  *
  * Starts TASKS processes pinned to CPU, each spinning until the deadline,
  * after an optional start DELAY. The loop makes no system calls except a
@@ -35,14 +35,17 @@
 static void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"usage: spin [-c CPU] [-n TASKS] [-d SECONDS] [-D DELAY] [-r FILES]\n"
+		"usage: spin [-c CPU] [-n TASKS] [-d SECONDS] [-D DELAY] [-P POLICY]\n"
+		"            [-R RUNTIME] [-r FILES]\n"
 		"  -c CPU      pin the spinners to CPU (default: no pinning)\n"
 		"  -n TASKS    number of spinning processes (default 1)\n"
 		"  -d SECONDS  how long each spins (default 1)\n"
 		"  -D DELAY    seconds to sleep before spinning (default 0)\n"
 		"  -p PERIOD   sleep 1 ms every PERIOD seconds (default: never)\n"
-		"  -P POLICY   other (default), fifo, rr, or deadline (runtime 10 ms\n"
-		"              in a 100 ms period)\n"
+		"  -P POLICY   other (default), fifo, rr, or deadline (RUNTIME in a\n"
+		"              100 ms period)\n"
+		"  -R RUNTIME  a deadline task's runtime per period, in seconds\n"
+		"              (default 0.01, at most 0.1)\n"
 		"  -r FILES    before exiting, create and close FILES memfds: RCU\n"
 		"              callbacks pending on the CPU as it goes idle\n");
 	exit(status);
@@ -73,13 +76,16 @@ struct sched_attr_v1 {
 	uint64_t sched_period;
 };
 
-/* set_policy - switch the calling process to a scheduling policy by name */
-static int set_policy(const char *name)
+/*
+ * set_policy - switch the calling process to a scheduling policy by name;
+ * a deadline task gets runtime_ns of every 100 ms period
+ */
+static int set_policy(const char *name, uint64_t runtime_ns)
 {
 	struct sched_param sp = { .sched_priority = 1 };
 	struct sched_attr_v1 attr = {
 		.size = sizeof(attr), .sched_policy = 6 /* SCHED_DEADLINE */,
-		.sched_runtime = 10000000, .sched_deadline = 100000000,
+		.sched_runtime = runtime_ns, .sched_deadline = 100000000,
 		.sched_period = 100000000,
 	};
 	int ret;
@@ -141,11 +147,11 @@ static void spin_periodic(double deadline, double period)
 
 int main(int argc, char **argv)
 {
-	double duration = 1, delay = 0, period = 0, deadline;
+	double duration = 1, delay = 0, period = 0, runtime = 0.01, deadline;
 	const char *policy = "other";
 	int cpu = -1, tasks = 1, files = 0, opt, i, status = 0;
 
-	while ((opt = getopt(argc, argv, "c:n:d:D:p:P:r:h")) != -1) {
+	while ((opt = getopt(argc, argv, "c:n:d:D:p:P:R:r:h")) != -1) {
 		switch (opt) {
 		case 'c':
 			cpu = atoi(optarg);
@@ -167,6 +173,12 @@ int main(int argc, char **argv)
 		case 'P':
 			policy = optarg;
 			break;
+		case 'R':
+			runtime = parse_seconds(optarg);
+			/* the kernel's floor is 1 us; the period bounds it above */
+			if (runtime < 1e-6 || runtime > 0.1)
+				usage(1);
+			break;
 		case 'r':
 			files = atoi(optarg);
 			if (files < 1 || files > 4096)
@@ -185,7 +197,7 @@ int main(int argc, char **argv)
 	if (pin_to_cpu("spin", cpu))
 		return 1;
 	/* a deadline task may not be pinned to fewer CPUs than its root domain */
-	if (set_policy(policy))
+	if (set_policy(policy, (uint64_t)(runtime * 1e9 + 0.5)))
 		return 1;
 	if (delay > 0)
 		usleep(delay * 1e6);
