@@ -2,7 +2,8 @@
 /*
  * spin - burn CPU time in user space on chosen CPUs for a fixed time.
  *
- * usage: spin [-c CPU] [-n TASKS] [-d SECONDS] [-D DELAY] [-P POLICY] [-R RUNTIME] [-r FILES]
+ * usage: spin [-c CPU] [-n TASKS] [-d SECONDS] [-D DELAY] [-p PERIOD]
+ *             [-P POLICY] [-R RUNTIME] [-r FILES]
  *
  * Starts TASKS processes pinned to CPU, each spinning until the deadline,
  * after an optional start DELAY. The loop makes no system calls except a
@@ -35,8 +36,8 @@
 static void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"usage: spin [-c CPU] [-n TASKS] [-d SECONDS] [-D DELAY] [-P POLICY]\n"
-		"            [-R RUNTIME] [-r FILES]\n"
+		"usage: spin [-c CPU] [-n TASKS] [-d SECONDS] [-D DELAY] [-p PERIOD]\n"
+		"            [-P POLICY] [-R RUNTIME] [-r FILES]\n"
 		"  -c CPU      pin the spinners to CPU (default: no pinning)\n"
 		"  -n TASKS    number of spinning processes (default 1)\n"
 		"  -d SECONDS  how long each spins (default 1)\n"
@@ -149,7 +150,7 @@ int main(int argc, char **argv)
 {
 	double duration = 1, delay = 0, period = 0, runtime = 0.01, deadline;
 	const char *policy = "other";
-	int cpu = -1, tasks = 1, files = 0, opt, i, status = 0;
+	int cpu = -1, tasks = 1, files = 0, runtime_set = 0, opt, i, status = 0;
 
 	while ((opt = getopt(argc, argv, "c:n:d:D:p:P:R:r:h")) != -1) {
 		switch (opt) {
@@ -175,9 +176,10 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			runtime = parse_seconds(optarg);
-			/* the kernel's floor is 1 us; the period bounds it above */
-			if (runtime < 1e-6 || runtime > 0.1)
+			/* the kernel's floor is 1024 ns; the period bounds it above */
+			if (runtime < 1024e-9 || runtime > 0.1)
 				usage(1);
+			runtime_set = 1;
 			break;
 		case 'r':
 			files = atoi(optarg);
@@ -191,7 +193,7 @@ int main(int argc, char **argv)
 			usage(1);
 		}
 	}
-	if (optind != argc)
+	if (optind != argc || (runtime_set && strcmp(policy, "deadline")))
 		usage(1);
 
 	if (pin_to_cpu("spin", cpu))
