@@ -1,5 +1,7 @@
 # cpu-quota - a task alone on CPU 1 for 1.5 s inside a cgroup (v2) whose
-# cpu.max allows 50 ms per 100 ms.
+# cpu.max allows 50 ms per 100 ms.  It first runs on CPU 1 outside it, for
+# 1 s, as a shell that then joins it and becomes the spinner: tickstat
+# reads the quota when the task first runs there, and again while it runs.
 # Healthy: since Linux 6.6 the tick is kept while the task runs, though it
 # is alone (SCHED: cfs_task_bw_constrained()), and tickstat names the
 # task's quota as the cause, record and monitor alike (a second run of
@@ -19,15 +21,17 @@ scenario_cpu_quota() {
 	mkdir -p "$cg/quota"
 	echo "50000 100000" > "$cg/quota/cpu.max"
 	cat "$cg/quota/cpu.max" > "$DIR/cpu.max"
-	record 3 -- sh -c "echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 1 -d 1.5"
+	record 3 -- taskset -c 1 sh -c "sleep 1; echo \$\$ > $cg/quota/cgroup.procs
+		exec spin -c 1 -d 1.5"
 	# from 6.6 on, tickstat monitor reads the quota as it runs: its SCHED
 	# time by why (before, a quota keeps no tick: nothing to explain)
 	case $(uname -r) in [0-5].*|6.[0-5].*) return ;; esac
 	# spin and the churn start once the monitor runs (its textfile is there):
 	# on a loaded host its start took longer than a spin started beside it.
 	# The shell waits on CPU 0: a task is looked up when it first runs on a
-	# watched CPU, and one seen there before it joined the cgroup keeps the
-	# quota read then ("max")
+	# watched CPU, and one seen there before it joined the cgroup has the
+	# quota read then ("max") until it is read again (a second later at
+	# most), which would give the monitor's first intervals to "alone"
 	taskset -c 0 sh -c "while [ ! -f $DIR/monitor.prom ]; do sleep 0.05; done
 		echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 1 -d 3" &
 	# 320 short-lived tasks on CPU 2 fill more than half its quota table:

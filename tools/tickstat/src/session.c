@@ -387,13 +387,26 @@ struct caller_name {
 	char name[TS_KSYM_NAME];
 };
 
-/* a co-runner's cgroup CPU quota, looked up once (look_up_quotas) */
+/*
+ * A co-runner's cgroup CPU quota, looked up when it first runs on a
+ * monitored CPU, and read again while it runs there (look_up_quotas).
+ */
 struct task_quota {
 	int pid;
 	int known;		/* 0: it could not be told (the task was gone) */
 	int64_t quota;		/* -1: none */
 	uint64_t period;
+	uint64_t read_ns;	/* when it was read */
 };
+
+/*
+ * How often the quota of a task running on a monitored CPU is read again:
+ * a task moved into a cgroup with a quota after it first ran there
+ * (cgexec under taskset, a service moved), or whose cgroup's cpu.max
+ * changed (systemctl set-property CPUQuota=), would otherwise keep the
+ * quota read then.  One read a second for each monitored CPU at most.
+ */
+#define QUOTA_REREAD_NS		1000000000ULL
 
 /* more than a query holds (TS_KSYM_MAX), so that one pass always fits */
 #define MAX_NAMED_CALLERS	(2 * TS_KSYM_MAX)
@@ -1418,18 +1431,49 @@ static void look_up_quota(struct ts_session *ss, int pid)
 	ss->nr_quotas++;
 	q->pid = pid;
 	q->known = !ts_cgroup_cpu_max("", pid, &q->quota, &q->period);
+	q->read_ns = ts_now_ns();
+	quota_text(&ss->quota_news, q);
+}
+
+/*
+ * The quota of a task running on a monitored CPU, read again once it is
+ * QUOTA_REREAD_NS old; a new value goes into the next "quotas" mark, and
+ * counts for the task's whole window from there on (a reader keeps one
+ * quota per task, the last).  A task gone keeps what was read.
+ */
+static void read_quota_again(struct ts_session *ss, int pid, uint64_t now)
+{
+	int i = pid > 0 ? ts_pidmap_find(&ss->quota_map, pid) : -1;
+	struct task_quota *q = i < 0 ? NULL : &ss->quotas[i];
+	uint64_t period;
+	int64_t quota;
+
+	if (!q || now - q->read_ns < QUOTA_REREAD_NS)
+		return;
+	q->read_ns = now;
+	if (ts_cgroup_cpu_max("", pid, &quota, &period) ||
+	    (q->known && quota == q->quota && (quota < 0 || period == q->period)))
+		return;
+	debug_msg("tickstat: task %d's cgroup CPU quota is now %lld/%llu\n", pid,
+		  (long long)quota, (unsigned long long)period);
+	q->known = 1;
+	q->quota = quota;
+	q->period = period;
 	quota_text(&ss->quota_news, q);
 }
 
 static void look_up_quotas(struct ts_session *ss)
 {
 	const struct ts_analysis *an = ss->an;
+	uint64_t now = ts_now_ns();
 
 	for (int c = 0; c < an->nr_cpus; c++) {
 		const struct ts_cpu *cpu = an->cpus[c];
 
 		for (int i = 0; cpu && cpu->active && i < cpu->nr_tasks; i++)
 			look_up_quota(ss, cpu->tasks[i].pid);
+		if (cpu && cpu->active && ts_cpuset_has(&ss->mon, cpu->cpu))
+			read_quota_again(ss, cpu->cur_pid, now);
 	}
 }
 
@@ -1449,7 +1493,7 @@ static void task_seen(void *ctx, int cpu, int pid)
 /*
  * " quota.PID=QUOTA/PERIOD" (or =max) of each task that ran on a monitored
  * CPU, as far as cgroup v2 tells (cgroup.c): the report explains a SCHED
- * that one task held (6.6+).  Once per pid.
+ * that one task held (6.6+).  The last value read of each pid.
  */
 static void quota_tokens(struct ts_session *ss, struct text *t)
 {
@@ -1497,10 +1541,10 @@ static int quota_marks(struct ts_session *ss)
  * tasks that live.  A recording keeps every "quotas" mark: its reader
  * keeps every quota it can hold for the diagnosis of its whole window (512;
  * past that unknown, and counted).  A pid freed by a trim is looked up
- * again when a task with it runs (one reused before keeps the old quota,
- * as in tickstat record, which looks a pid up once).  A task that exits
- * within a poll of the trim and is charged after it has its quota unknown
- * for that sliver.
+ * again when a task with it runs (one reused before keeps the old quota
+ * until read_quota_again() reads it, a second at most into its run on a
+ * monitored CPU).  A task that exits within a poll of the trim and is
+ * charged after it has its quota unknown for that sliver.
  */
 void ts_session_trim_quotas(struct ts_session *ss)
 {
