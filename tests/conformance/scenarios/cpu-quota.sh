@@ -1,12 +1,11 @@
 # cpu-quota - a task alone on CPU 1 for 1.5 s inside a cgroup (v2) whose
-# cpu.max allows 50 ms per 100 ms.  It first runs on CPU 1 outside it, for
-# 1 s, as a shell that then joins it and becomes the spinner: tickstat
-# reads the quota when the task first runs there, and again while it runs.
+# cpu.max allows 50 ms per 100 ms.
 # Healthy: since Linux 6.6 the tick is kept while the task runs, though it
 # is alone (SCHED: cfs_task_bw_constrained()), and tickstat names the
 # task's quota as the cause, record and monitor alike (a second run of
 # 3 s, with tickstat monitor, and 320 short tasks on CPU 2 that make it
-# trim its quota table); before 6.6 the tick stops as for a lone task.
+# trim its quota table, and a task on CPU 3 that joins the cgroup after
+# the monitor saw it there); before 6.6 the tick stops as for a lone task.
 # The patched 6.1 guest kernel has no cgroups: Debian's kernels only.
 scenario_cpu_quota() {
 	cg=/sys/fs/cgroup
@@ -21,8 +20,7 @@ scenario_cpu_quota() {
 	mkdir -p "$cg/quota"
 	echo "50000 100000" > "$cg/quota/cpu.max"
 	cat "$cg/quota/cpu.max" > "$DIR/cpu.max"
-	record 3 -- taskset -c 1 sh -c "sleep 1; echo \$\$ > $cg/quota/cgroup.procs
-		exec spin -c 1 -d 1.5"
+	record 3 -- sh -c "echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 1 -d 1.5"
 	# from 6.6 on, tickstat monitor reads the quota as it runs: its SCHED
 	# time by why (before, a quota keeps no tick: nothing to explain)
 	case $(uname -r) in [0-5].*|6.[0-5].*) return ;; esac
@@ -30,16 +28,21 @@ scenario_cpu_quota() {
 	# on a loaded host its start took longer than a spin started beside it.
 	# The shell waits on CPU 0: a task is looked up when it first runs on a
 	# watched CPU, and one seen there before it joined the cgroup has the
-	# quota read then ("max") until it is read again (a second later at
-	# most), which would give the monitor's first intervals to "alone"
+	# quota read then ("max") until it is read again, a second later at
+	# most, which would give the monitor's first intervals to "alone".
 	taskset -c 0 sh -c "while [ ! -f $DIR/monitor.prom ]; do sleep 0.05; done
 		echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 1 -d 3" &
+	# That is what CPU 3 shows: a shell the monitor sees there, read "max",
+	# joins the cgroup 1 s after the monitor's first update and becomes a
+	# spinner, whose quota the monitor reads again as it runs
+	taskset -c 3 sh -c "while [ ! -f $DIR/monitor.prom ]; do sleep 0.05; done
+		sleep 1; echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 3 -d 1.5" &
 	# 320 short-lived tasks on CPU 2 fill more than half its quota table:
 	# at an update it forgets those that exited (-v says so) and keeps
 	# spin's, which still runs
 	taskset -c 2 sh -c "while [ ! -f $DIR/monitor.prom ]; do sleep 0.05; done
 		for i in 1 2 3 4 5; do spin -c 2 -n 64 -d 0.001; done" &
-	taskset -c 0 tickstat monitor -v -C 1,2 -i 0.5 -d 3.5 --textfile "$DIR/monitor.prom" \
+	taskset -c 0 tickstat monitor -v -C 1-3 -i 0.5 -d 3.5 --textfile "$DIR/monitor.prom" \
 		-o "$DIR/monitor.dat" 2> "$DIR/monitor.err"
 	echo "status=$?" > "$DIR/monitor.status"
 	wait
