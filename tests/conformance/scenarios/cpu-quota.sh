@@ -3,7 +3,7 @@
 # Healthy: since Linux 6.6 the tick is kept while the task runs, though it
 # is alone (SCHED: cfs_task_bw_constrained()), and tickstat names the
 # task's quota as the cause, record and monitor alike (a second run of
-# 3 s, with tickstat monitor, and 320 short tasks on CPU 2 that make it
+# 4.5 s, with tickstat monitor, and 320 short tasks on CPU 2 that make it
 # trim its quota table, and a task on CPU 3 that joins the cgroup after
 # the monitor saw it there); before 6.6 the tick stops as for a lone task.
 # The patched 6.1 guest kernel has no cgroups: Debian's kernels only.
@@ -33,16 +33,16 @@ scenario_cpu_quota() {
 	taskset -c 0 sh -c "while [ ! -f $DIR/monitor.prom ]; do sleep 0.05; done
 		echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 1 -d 3" &
 	# That is what CPU 3 shows: a shell the monitor sees there, read "max",
-	# joins the cgroup 1 s after the monitor's first update and becomes a
-	# spinner, whose quota the monitor reads again as it runs
+	# joins the cgroup 0.5 s after the monitor's first update and becomes a
+	# spinner for 2 s, whose quota the monitor reads again as it runs
 	taskset -c 3 sh -c "while [ ! -f $DIR/monitor.prom ]; do sleep 0.05; done
-		sleep 1; echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 3 -d 1.5" &
+		sleep 0.5; echo \$\$ > $cg/quota/cgroup.procs; exec spin -c 3 -d 2" &
 	# 320 short-lived tasks on CPU 2 fill more than half its quota table:
 	# at an update it forgets those that exited (-v says so) and keeps
 	# spin's, which still runs
 	taskset -c 2 sh -c "while [ ! -f $DIR/monitor.prom ]; do sleep 0.05; done
 		for i in 1 2 3 4 5; do spin -c 2 -n 64 -d 0.001; done" &
-	taskset -c 0 tickstat monitor -v -C 1-3 -i 0.5 -d 3.5 --textfile "$DIR/monitor.prom" \
+	taskset -c 0 tickstat monitor -v -C 1-3 -i 0.5 -d 4.5 --textfile "$DIR/monitor.prom" \
 		-o "$DIR/monitor.dat" 2> "$DIR/monitor.err"
 	echo "status=$?" > "$DIR/monitor.status"
 	wait
