@@ -400,11 +400,12 @@ struct task_quota {
 };
 
 /*
- * How often the quota of a task running on a monitored CPU is read again:
- * a task moved into a cgroup with a quota after it first ran there
- * (cgexec under taskset, a service moved), or whose cgroup's cpu.max
+ * How often the quota of a task that a switch puts on a monitored CPU is
+ * read again: a task moved into a cgroup with a quota after it first ran
+ * there (cgexec under taskset, a service moved), or whose cgroup's cpu.max
  * changed (systemctl set-property CPUQuota=), would otherwise keep the
- * quota read then.  One read a second for each monitored CPU at most.
+ * quota read then.  One read a second at most for each task that runs
+ * there.
  */
 #define QUOTA_REREAD_NS		1000000000ULL
 
@@ -435,6 +436,7 @@ struct ts_session {
 	int nr_quotas;
 	struct ts_pidmap quota_map;	/* pid -> quotas[]: O(1) expected per switch */
 	uint64_t quotas_dropped;	/* switches to tasks beyond TS_MAX_QUOTAS: quota unknown */
+	uint64_t drained_ns;		/* when the last drain began (read_quota_again) */
 	struct text quota_news;		/* quota tokens for the next "quotas" mark */
 	int marks_lost;			/* "quotas" marks the trace_marker refused */
 	int hrtimer_causes;		/* hrtimer_expire_entry passes the monitored CPUs' */
@@ -961,6 +963,7 @@ static int drain_all(struct ts_session *ss, int all)
 	struct reader *r = &ss->rd;
 	uint64_t now = ts_now_ns();
 
+	ss->drained_ns = now;	/* the switches decoded now are this recent */
 	r->most_pages = 0;
 	for (int c = 0; c < r->nr; c++) {
 		int got = 0, n;
@@ -1407,12 +1410,40 @@ static void quota_text(struct text *t, const struct task_quota *q)
 }
 
 /*
- * look_up_quotas - the cgroup CPU quota of each task that ran on a
+ * The quota of a task a switch put on a monitored CPU, read again once it
+ * is QUOTA_REREAD_NS old (by the time of the drain that decoded the
+ * switch: no clock read per switch); a new value goes into the next
+ * "quotas" mark, and counts for the task's whole window from there on (a
+ * reader keeps one quota per task, the last).  A task gone keeps what was
+ * read.
+ */
+static void read_quota_again(struct ts_session *ss, struct task_quota *q)
+{
+	uint64_t period;
+	int64_t quota;
+
+	if (ss->drained_ns - q->read_ns < QUOTA_REREAD_NS)
+		return;
+	q->read_ns = ss->drained_ns;
+	if (ts_cgroup_cpu_max("", q->pid, &quota, &period) ||
+	    (q->known && quota == q->quota && (quota < 0 || period == q->period)))
+		return;
+	debug_msg("tickstat: task %d's cgroup CPU quota is now %lld/%llu\n", q->pid,
+		  (long long)quota, (unsigned long long)period);
+	q->known = 1;
+	q->quota = quota;
+	q->period = period;
+	quota_text(&ss->quota_news, q);
+}
+
+/*
+ * look_up_quota - the cgroup CPU quota of each task that ran on a
  * monitored CPU and was not looked up yet: at every poll, so that a task
  * that exits before the end is still known (cgroup.c).  Each one read is
- * said in the next "quotas" mark (quota_marks()).
+ * said in the next "quotas" mark (quota_marks()).  again: a switch put it
+ * there now, and its quota may be read again (read_quota_again()).
  */
-static void look_up_quota(struct ts_session *ss, int pid)
+static void look_up_quota(struct ts_session *ss, int pid, int again)
 {
 	struct task_quota *q;
 	int i, added;
@@ -1425,55 +1456,28 @@ static void look_up_quota(struct ts_session *ss, int pid)
 		ss->quotas_dropped++;
 		return;
 	}
-	if (!added)
-		return;
 	q = &ss->quotas[i];
+	if (!added) {
+		if (again)
+			read_quota_again(ss, q);
+		return;
+	}
 	ss->nr_quotas++;
 	q->pid = pid;
 	q->known = !ts_cgroup_cpu_max("", pid, &q->quota, &q->period);
-	q->read_ns = ts_now_ns();
-	quota_text(&ss->quota_news, q);
-}
-
-/*
- * The quota of a task running on a monitored CPU, read again once it is
- * QUOTA_REREAD_NS old; a new value goes into the next "quotas" mark, and
- * counts for the task's whole window from there on (a reader keeps one
- * quota per task, the last).  A task gone keeps what was read.
- */
-static void read_quota_again(struct ts_session *ss, int pid, uint64_t now)
-{
-	int i = pid > 0 ? ts_pidmap_find(&ss->quota_map, pid) : -1;
-	struct task_quota *q = i < 0 ? NULL : &ss->quotas[i];
-	uint64_t period;
-	int64_t quota;
-
-	if (!q || now - q->read_ns < QUOTA_REREAD_NS)
-		return;
-	q->read_ns = now;
-	if (ts_cgroup_cpu_max("", pid, &quota, &period) ||
-	    (q->known && quota == q->quota && (quota < 0 || period == q->period)))
-		return;
-	debug_msg("tickstat: task %d's cgroup CPU quota is now %lld/%llu\n", pid,
-		  (long long)quota, (unsigned long long)period);
-	q->known = 1;
-	q->quota = quota;
-	q->period = period;
+	q->read_ns = ss->drained_ns;
 	quota_text(&ss->quota_news, q);
 }
 
 static void look_up_quotas(struct ts_session *ss)
 {
 	const struct ts_analysis *an = ss->an;
-	uint64_t now = ts_now_ns();
 
 	for (int c = 0; c < an->nr_cpus; c++) {
 		const struct ts_cpu *cpu = an->cpus[c];
 
 		for (int i = 0; cpu && cpu->active && i < cpu->nr_tasks; i++)
-			look_up_quota(ss, cpu->tasks[i].pid);
-		if (cpu && cpu->active && ts_cpuset_has(&ss->mon, cpu->cpu))
-			read_quota_again(ss, cpu->cur_pid, now);
+			look_up_quota(ss, cpu->tasks[i].pid, 0);
 	}
 }
 
@@ -1487,7 +1491,7 @@ static void task_seen(void *ctx, int cpu, int pid)
 	struct ts_session *ss = ctx;
 
 	if (ts_cpuset_has(&ss->mon, cpu))
-		look_up_quota(ss, pid);
+		look_up_quota(ss, pid, 1);
 }
 
 /*
