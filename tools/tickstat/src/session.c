@@ -389,7 +389,7 @@ struct caller_name {
 
 /*
  * A co-runner's cgroup CPU quota, looked up when it first runs on a
- * monitored CPU, and read again while it runs there (look_up_quotas).
+ * monitored CPU, and read again while it runs there (read_quota_again).
  */
 struct task_quota {
 	int pid;
@@ -400,12 +400,11 @@ struct task_quota {
 };
 
 /*
- * How often the quota of a task that a switch puts on a monitored CPU is
- * read again: a task moved into a cgroup with a quota after it first ran
- * there (cgexec under taskset, a service moved), or whose cgroup's cpu.max
- * changed (systemctl set-property CPUQuota=), would otherwise keep the
- * quota read then.  One read a second at most for each task that runs
- * there.
+ * How long after the last read a task that runs on a monitored CPU has its
+ * quota read again: a task moved into a cgroup with a quota after it first
+ * ran there (cgexec under taskset, a service moved), or whose cgroup's
+ * cpu.max changed (systemctl set-property CPUQuota=), would otherwise keep
+ * the quota read then.  At most one read a second for each such task.
  */
 #define QUOTA_REREAD_NS		1000000000ULL
 
@@ -1410,12 +1409,14 @@ static void quota_text(struct text *t, const struct task_quota *q)
 }
 
 /*
- * The quota of a task a switch put on a monitored CPU, read again once it
- * is QUOTA_REREAD_NS old (by the time of the drain that decoded the
- * switch: no clock read per switch); a new value goes into the next
- * "quotas" mark, and counts for the task's whole window from there on (a
- * reader keeps one quota per task, the last).  A task gone keeps what was
- * read.
+ * The quota of a task that runs on a monitored CPU (a switch put it there,
+ * or a poll finds it there), read again once the last read is
+ * QUOTA_REREAD_NS old, by the time of the last drain (no clock read per
+ * switch).  Both ways: a task alone on a nohz_full CPU under a quota it
+ * never exhausts does not switch, and the analysis a poll looks at can lag
+ * the switches (Debian's 6.12-rt).  A new value goes into the next "quotas"
+ * mark and counts for the task's whole window (a reader keeps one quota
+ * per task, the last).  A task gone keeps what was read.
  */
 static void read_quota_again(struct ts_session *ss, struct task_quota *q)
 {
@@ -1428,8 +1429,11 @@ static void read_quota_again(struct ts_session *ss, struct task_quota *q)
 	if (ts_cgroup_cpu_max("", q->pid, &quota, &period) ||
 	    (q->known && quota == q->quota && (quota < 0 || period == q->period)))
 		return;
-	debug_msg("tickstat: task %d's cgroup CPU quota is now %lld/%llu\n", q->pid,
-		  (long long)quota, (unsigned long long)period);
+	if (quota < 0)
+		debug_msg("tickstat: task %d's cgroup CPU quota is now max\n", q->pid);
+	else
+		debug_msg("tickstat: task %d's cgroup CPU quota is now %lld/%llu\n", q->pid,
+			  (long long)quota, (unsigned long long)period);
 	q->known = 1;
 	q->quota = quota;
 	q->period = period;
@@ -1440,8 +1444,8 @@ static void read_quota_again(struct ts_session *ss, struct task_quota *q)
  * look_up_quota - the cgroup CPU quota of each task that ran on a
  * monitored CPU and was not looked up yet: at every poll, so that a task
  * that exits before the end is still known (cgroup.c).  Each one read is
- * said in the next "quotas" mark (quota_marks()).  again: a switch put it
- * there now, and its quota may be read again (read_quota_again()).
+ * said in the next "quotas" mark (quota_marks()).  again: it runs on a
+ * monitored CPU now, and its quota may be read again (read_quota_again()).
  */
 static void look_up_quota(struct ts_session *ss, int pid, int again)
 {
@@ -1476,8 +1480,12 @@ static void look_up_quotas(struct ts_session *ss)
 	for (int c = 0; c < an->nr_cpus; c++) {
 		const struct ts_cpu *cpu = an->cpus[c];
 
-		for (int i = 0; cpu && cpu->active && i < cpu->nr_tasks; i++)
+		if (!cpu || !cpu->active)
+			continue;
+		for (int i = 0; i < cpu->nr_tasks; i++)
 			look_up_quota(ss, cpu->tasks[i].pid, 0);
+		if (ts_cpuset_has(&ss->mon, cpu->cpu))
+			look_up_quota(ss, cpu->cur_pid, 1);
 	}
 }
 
@@ -1546,8 +1554,8 @@ static int quota_marks(struct ts_session *ss)
  * keeps every quota it can hold for the diagnosis of its whole window (512;
  * past that unknown, and counted).  A pid freed by a trim is looked up
  * again when a task with it runs (one reused before keeps the old quota
- * until read_quota_again() reads it, a second at most into its run on a
- * monitored CPU).  A task that exits within a poll of the trim and is
+ * until read_quota_again() reads it, a second or more after the last
+ * read).  A task that exits within a poll of the trim and is
  * charged after it has its quota unknown for that sliver.
  */
 void ts_session_trim_quotas(struct ts_session *ss)

@@ -200,8 +200,9 @@ static int armers_token(struct ts_analysis *an, char *v)
 
 /*
  * quota.PID=QUOTA/PERIOD (microseconds) or quota.PID=max: a co-runner's
- * cgroup CPU quota, read by the recorder at the end.  A full table drops
- * the rest (unknown), never the mark.
+ * cgroup CPU quota, as the recorder read it (a "quotas" mark during the
+ * window, the end mark).  A later value replaces an earlier one.  A full
+ * table drops the rest (unknown), never the mark.
  */
 static int quota_token(struct ts_analysis *an, int pid, const char *v)
 {
