@@ -1247,6 +1247,21 @@ def check_cpu_quota(s: Scenario) -> None:
     check_monitor_quota(s, want)
 
 
+def sched_why_seconds(prom: Exposition, cpu: int) -> dict[str, float]:
+    """A watched CPU's tickstat_sched_why_seconds_total, by why."""
+    return {dict(labels)["why"]: v for (name, labels), v in prom.samples.items()
+            if name == "tickstat_sched_why_seconds_total" and dict(labels).get("cpu") == str(cpu)}
+
+
+def longest_spin_quota(report: dict, cpu: int) -> dict | None:
+    """The cpu_max of the spin that ran longest on a CPU of a report (a
+    short one may pass by before it pins itself elsewhere)."""
+    c = next((c for c in report.get("cpus", []) if c["cpu"] == cpu), {})
+    spins = sorted((t for t in c.get("co_runners") or [] if t["comm"] == "spin"),
+                   key=lambda t: t.get("run_ns") or 0)
+    return spins[-1].get("cpu_max") if spins else None
+
+
 def check_monitor_quota(s: Scenario, want: list[str]) -> None:
     """tickstat monitor on the same workload (5.5 s, 50% quota), from 6.6
     on: its SCHED time on CPU 1 is the quota's (why="cpu-quota"), read as it
@@ -1264,8 +1279,7 @@ def check_monitor_quota(s: Scenario, want: list[str]) -> None:
     s.expect("tickstat monitor exits 0", status == "status=0", "status=0",
              f"{status}: {(s.dir / 'monitor.err').read_text().strip()[-300:]}")
     prom = Exposition((s.dir / "monitor.prom").read_text())
-    whys = {dict(labels)["why"]: v for (name, labels), v in prom.samples.items()
-            if name == "tickstat_sched_why_seconds_total" and dict(labels).get("cpu") == "1"}
+    whys = sched_why_seconds(prom, 1)
     # throttled to half of about 2.7 s in the window, less the emulator's slack
     s.within("monitor: CPU1 SCHED seconds explained by the quota", 0.2, 3.0,
              whys.get("cpu-quota"))
@@ -1275,12 +1289,9 @@ def check_monitor_quota(s: Scenario, want: list[str]) -> None:
     s.expect("monitor: quota table trimmed (tasks that exited forgotten)",
              trims and sum(map(int, trims)) >= 128, ">= 128 forgotten", trims)
     rep = json.loads((s.dir / "monitor-report.json").read_text() or "{}")
-    cpu1 = next((c for c in rep.get("cpus", []) if c["cpu"] == 1), {})
     # the spinner under the quota: the spin that ran longest on CPU 1 (one of
     # CPU 2's may pass by before it pins itself)
-    spins = sorted((t for t in cpu1.get("co_runners") or [] if t["comm"] == "spin"),
-                   key=lambda t: t.get("run_ns") or 0)
-    spin = spins[-1].get("cpu_max") if spins else None
+    spin = longest_spin_quota(rep, 1)
     s.expect("monitor's recording: spin's quota kept across the trims",
              spin == {"quota_us": int(want[0]), "period_us": int(want[1])}, want, spin)
     rest = {w: v for w, v in whys.items() if w != "cpu-quota"}
@@ -1290,14 +1301,9 @@ def check_monitor_quota(s: Scenario, want: list[str]) -> None:
     # the intervals before the second read (up to 2.5 s into the spin:
     # scenarios/cpu-quota.sh), which count as "alone" or "fair-server";
     # 3.01 and 3.02 s measured (read again within the join's interval)
-    whys3 = {dict(labels)["why"]: v for (name, labels), v in prom.samples.items()
-             if name == "tickstat_sched_why_seconds_total" and dict(labels).get("cpu") == "3"}
     s.within("monitor: CPU3 SCHED seconds explained by the quota read again", 0.2, 3.5,
-             whys3.get("cpu-quota"))
-    cpu3 = next((c for c in rep.get("cpus", []) if c["cpu"] == 3), {})
-    spins3 = sorted((t for t in cpu3.get("co_runners") or [] if t["comm"] == "spin"),
-                    key=lambda t: t.get("run_ns") or 0)
-    spin3 = spins3[-1].get("cpu_max") if spins3 else None
+             sched_why_seconds(prom, 3).get("cpu-quota"))
+    spin3 = longest_spin_quota(rep, 3)
     want3 = (s.dir / "cpu.max.3").read_text().split()
     s.expect("monitor's recording: CPU3 spin's quota, read again after it joined",
              spin3 == {"quota_us": int(want3[0]), "period_us": int(want3[1])}, want3, spin3)
