@@ -5,6 +5,7 @@
  * Fields are looked up once per stream; each read is bounds-checked
  * against the record, because recordings come from files we do not trust.
  */
+#include <endian.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -316,18 +317,23 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 }
 
 /* Read a numeric field, refusing fields that lie outside the record. */
-static int read_field(struct tep_format_field *f, struct tep_record *rec,
-		      unsigned long long *val)
+static inline int read_field(struct tep_format_field *f, struct tep_record *rec,
+			     unsigned long long *val)
 {
 	const unsigned char *p;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
 
 	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
 	    f->offset + f->size > rec->size)
 		return -1;
 	/*
 	 * Files and the live buffers are little-endian (the readers refuse
-	 * others): read the bytes directly, as tep_read_number_field() would on
-	 * a little-endian host, without its calls per field.
+	 * others): one load and a conversion a field, as
+	 * tep_read_number_field() reads it on a little-endian host without its
+	 * calls, and without the byte loop that made this a sixth of a
+	 * report's instructions.
 	 */
 	p = (const unsigned char *)rec->data + f->offset;
 	switch (f->size) {
@@ -335,15 +341,16 @@ static int read_field(struct tep_format_field *f, struct tep_record *rec,
 		*val = p[0];
 		return 0;
 	case 2:
-		*val = p[0] | p[1] << 8;
+		memcpy(&v16, p, 2);
+		*val = le16toh(v16);
 		return 0;
 	case 4:
-		*val = p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+		memcpy(&v32, p, 4);
+		*val = le32toh(v32);
 		return 0;
 	case 8:
-		*val = 0;
-		for (int i = 7; i >= 0; i--)
-			*val = *val << 8 | p[i];
+		memcpy(&v64, p, 8);
+		*val = le64toh(v64);
 		return 0;
 	}
 	return tep_read_number_field(f, rec->data, val);
@@ -629,15 +636,17 @@ static int decode_switch(struct ts_decoder *d, struct tep_record *rec, struct ts
 }
 
 /*
- * ts_decode_print - the text of an ftrace:print record (a trace marker).
- * Returns 1 with text and len (up to the first NUL), 0 for another record.
+ * ts_decode_print - the text of an ftrace:print record (a trace marker);
+ * type is the record's, from ts_decode_type().  Returns 1 with text and len
+ * (up to the first NUL), 0 for another record.
  */
-int ts_decode_print(struct ts_decoder *d, struct tep_record *rec, const char **text, size_t *len)
+int ts_decode_print(struct ts_decoder *d, struct tep_record *rec, int type, const char **text,
+		    size_t *len)
 {
 	struct tep_format_field *f = d->field[F_PRINT_BUF];
 	const char *p;
 
-	if (!f || d->id_print < 0 || rec->size < 8 || record_type(d, rec) != d->id_print ||
+	if (!f || d->id_print < 0 || rec->size < 8 || type != d->id_print ||
 	    f->offset < 0 || f->offset > rec->size)
 		return 0;
 	p = (const char *)rec->data + f->offset;
@@ -653,12 +662,23 @@ int ts_decode_print(struct ts_decoder *d, struct tep_record *rec, const char **t
  */
 int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 {
+	return ts_decode_typed(d, rec, ts_decode_type(d, rec), ev);
+}
+
+/* ts_decode_type - the record's event id, -1 when it cannot be read */
+int ts_decode_type(struct ts_decoder *d, struct tep_record *rec)
+{
+	return rec->size < 8 ? -1 : record_type(d, rec);
+}
+
+/* ts_decode_typed - ts_decode() of a record whose type ts_decode_type() gave */
+int ts_decode_typed(struct ts_decoder *d, struct tep_record *rec, int type, struct ts_event *ev)
+{
 	unsigned long long v, w;
-	int type, ret = 0, r;
+	int ret = 0, r;
 
 	if (rec->size < 8)
 		goto bad;
-	type = record_type(d, rec);
 	if (type < 0 || type >= TS_EVENT_IDS)
 		return 0;
 	/* one lookup: a record of no interest costs O(1), whatever is routed */

@@ -66,6 +66,10 @@ struct ts_decoder {
 
 int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps *caps);
 int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev);
-int ts_decode_print(struct ts_decoder *d, struct tep_record *rec, const char **text, size_t *len);
+/* the same in two steps, for a caller that looks at the type first: one read of it a record */
+int ts_decode_type(struct ts_decoder *d, struct tep_record *rec);
+int ts_decode_typed(struct ts_decoder *d, struct tep_record *rec, int type, struct ts_event *ev);
+int ts_decode_print(struct ts_decoder *d, struct tep_record *rec, int type, const char **text,
+		    size_t *len);
 
 #endif

@@ -439,9 +439,10 @@ static int load_page(struct ts_stream *s, void **page, uint32_t len)
 }
 
 /* The text of a print event, if it is one of ours. */
-static int our_mark(struct ts_stream *s, struct tep_record *rec, const char **text, size_t *len)
+static int our_mark(struct ts_stream *s, struct tep_record *rec, int type, const char **text,
+		    size_t *len)
 {
-	if (!ts_decode_print(&s->dec, rec, text, len))
+	if (!ts_decode_print(&s->dec, rec, type, text, len))
 		return 0;
 	return *len >= strlen(TS_MARK_PREFIX) && !memcmp(*text, TS_MARK_PREFIX,
 							   strlen(TS_MARK_PREFIX));
@@ -493,7 +494,7 @@ static int time_order(struct ts_stream *s, int cpu)
 {
 	struct ts_cpu_pages *cp = &s->cpu_pages[cpu];
 	uint64_t last = cp->last_ts;
-	char where[32], at[32], after[32], msg[256];
+	char where[96], at[32], after[32], msg[256];
 	int i;
 
 	for (i = 0; i < s->rp.nr_recs; i++) {
@@ -503,11 +504,17 @@ static int time_order(struct ts_stream *s, int cpu)
 	}
 	if (i == s->rp.nr_recs)
 		return 0;
-	snprintf(where, sizeof(where), "page %llu", (unsigned long long)cp->pages - 1);
+	if (!s->where.set)
+		snprintf(where, sizeof(where), "page %llu", (unsigned long long)cp->pages - 1);
+	else if (s->where.compressed)
+		snprintf(where, sizeof(where), "page %d of its compressed data", s->where.page);
+	else
+		snprintf(where, sizeof(where), "page %d (file offset %llu)", s->where.page,
+			 (unsigned long long)s->where.offset);
 	put_time(at, sizeof(at), s->rp.recs[i].ts);
 	put_time(after, sizeof(after), last);
-	snprintf(msg, sizeof(msg), "CPU %d, %s: an event at %s after one at %s", cpu,
-		 s->where[0] ? s->where : where, at, after);
+	snprintf(msg, sizeof(msg), "CPU %d, %s: an event at %s after one at %s", cpu, where, at,
+		 after);
 	ts_analysis_time_backwards(s->an, msg);
 	return 1;
 }
@@ -526,13 +533,14 @@ static int lost_event(struct ts_stream *s, int cpu, uint64_t ts, uint64_t count)
 
 static int analyse_record(struct ts_stream *s, struct walk *w, struct tep_record *rec)
 {
+	int type = ts_decode_type(&s->dec, rec);
 	struct ts_event ev;
 	const char *text;
 	size_t len;
 
 	s->records++;
 	s->last_ts = rec->ts;
-	if (our_mark(s, rec, &text, &len)) {
+	if (our_mark(s, rec, type, &text, &len)) {
 		enum mark_kind kind = mark_kind(text, len, &(size_t){ 0 });
 
 		/*
@@ -544,7 +552,7 @@ static int analyse_record(struct ts_stream *s, struct walk *w, struct tep_record
 			ts_stream_mark(s, w->cpu, text, len);
 		return 0;
 	}
-	switch (ts_decode(&s->dec, rec, &ev)) {
+	switch (ts_decode_typed(&s->dec, rec, type, &ev)) {
 	case 1:
 		if (ev.kind == TS_EV_SWITCH && ev.sw.next_pid > 0 && s->task_seen)
 			s->task_seen(s->task_seen_ctx, ev.cpu, ev.sw.next_pid);
@@ -579,7 +587,7 @@ int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 	r = load_page(s, &page, len);
 	if (r > 0 && time_order(s, cpu))
 		r = -1;
-	s->where[0] = '\0';
+	s->where.set = 0;
 	if (r < 0)
 		goto bad;
 	if (!r || !s->rp.nr_recs)
@@ -605,7 +613,7 @@ static int start_record(struct ts_stream *s, struct walk *w, struct tep_record *
 		w->stop = 1;
 		return 0;
 	}
-	if (!our_mark(s, rec, &text, &len))
+	if (!our_mark(s, rec, ts_decode_type(&s->dec, rec), &text, &len))
 		return 0;
 	kind = mark_kind(text, len, &skip);
 	if (w->mode == TS_START_LOOK) {

@@ -62,7 +62,17 @@ struct ts_stream {
 		uint64_t pages;		/* pages of the CPU seen */
 		uint64_t last_ts;	/* its last event taken, 0 none */
 	} *cpu_pages;			/* per CPU */
-	char where[96];			/* the reader's name of the next page, "" none */
+	/*
+	 * The reader's name of the next page, for a message: its number and
+	 * where in the file, put in words only when a message needs them (a
+	 * snprintf() a page was a twentieth of a report).  set 0: none.
+	 */
+	struct ts_page_where {
+		int set;
+		int compressed;		/* the page of the CPU's compressed data */
+		int page;
+		uint64_t offset;	/* in the file, when not compressed */
+	} where;
 	char err[256];
 
 	/*

@@ -258,12 +258,10 @@ static int analyse_page(struct reading *r, int i, int n)
 	uint64_t records = r->s.records;
 	int had_end = r->s.end_cpu >= 0;
 
-	if (r->df.cpus[i].data.chunked)
-		snprintf(r->s.where, sizeof(r->s.where), "page %d of its compressed data", n);
-	else
-		snprintf(r->s.where, sizeof(r->s.where), "page %d (file offset %llu)", n,
-			 (unsigned long long)(r->df.cpus[i].data.off +
-					      (uint64_t)n * r->df.page_size));
+	r->s.where = (struct ts_page_where){
+		.set = 1, .compressed = r->df.cpus[i].data.chunked, .page = n,
+		.offset = r->df.cpus[i].data.off + (uint64_t)n * r->df.page_size,
+	};
 	if (!had_end || r->s.end_cpu != cpu) {
 		c->pages_before_end = c->pages;
 		c->crc_before_end = c->crc;

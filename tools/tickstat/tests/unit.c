@@ -2123,7 +2123,7 @@ static void test_time_backwards(void)
 	page_start(&p, 900);				/* page 1: older than page 0 */
 	page_event(&p, 0);
 	page_end(&p);
-	snprintf(st.where, sizeof(st.where), "page 1 (file offset 8192)");
+	st.where = (struct ts_page_where){ .set = 1, .page = 1, .offset = 8192 };
 	CU_ASSERT_EQUAL(ts_stream_page(&st, 1, p.b, sizeof(p.b)), 0);
 	CU_ASSERT_EQUAL(an.backward_pages, 1);
 	CU_ASSERT_EQUAL(an.bad_pages, 1);
