@@ -18,6 +18,10 @@
  * Everything the vCPU runs in between counts: the program, the kernel, the
  * interrupts it takes.  Blocks count whole when entered, so an exception in
  * the middle of a block counts the rest of it too (rare in these loops).
+ * The kernel's part (blocks at the kernel's half of the address space) is
+ * written on a second line, for telling a program's own work from the
+ * system's:
+ *	insncount-kernel vcpu=1 tag=0x71c50012 insns=23456789
  *
  * usage: qemu-system-x86_64 -plugin insncount.so,out=FILE ...
  *
@@ -38,18 +42,29 @@ PLUGIN_EXPORT int qemu_plugin_version = 1;
 #define TAG_START	0x71c50001u
 #define TAG_STOP	0x71c50002u
 
+/* x86-64's kernel half: canonical addresses with the top bit set */
+#define KERNEL_START	0xffff800000000000ull
+/* in a block's callback data, beside its instruction count: a kernel block */
+#define KERNEL_BLOCK	((uintptr_t)1 << 31)
+
 /* each slot is touched only by its vCPU's thread */
 static struct vcpu_count {
 	uint64_t insns;
+	uint64_t kernel_insns;
 	bool counting;
 } vcpus[MAX_VCPUS];
 
 static FILE *out;
 
-static void tb_exec(unsigned int vcpu, void *n_insns)
+static void tb_exec(unsigned int vcpu, void *data)
 {
-	if (vcpu < MAX_VCPUS && vcpus[vcpu].counting)
-		vcpus[vcpu].insns += (uintptr_t)n_insns;
+	uintptr_t n = (uintptr_t)data & ~KERNEL_BLOCK;
+
+	if (vcpu >= MAX_VCPUS || !vcpus[vcpu].counting)
+		return;
+	vcpus[vcpu].insns += n;
+	if ((uintptr_t)data & KERNEL_BLOCK)
+		vcpus[vcpu].kernel_insns += n;
 }
 
 static void marker_exec(unsigned int vcpu, void *tag_ptr)
@@ -60,11 +75,14 @@ static void marker_exec(unsigned int vcpu, void *tag_ptr)
 		return;
 	if ((tag & TAG_MASK) == TAG_START) {
 		vcpus[vcpu].insns = 0;
+		vcpus[vcpu].kernel_insns = 0;
 		vcpus[vcpu].counting = true;
 	} else if (vcpus[vcpu].counting) {
 		vcpus[vcpu].counting = false;
 		fprintf(out, "insncount vcpu=%u tag=0x%08x insns=%llu\n", vcpu,
 			(unsigned int)tag, (unsigned long long)vcpus[vcpu].insns);
+		fprintf(out, "insncount-kernel vcpu=%u tag=0x%08x insns=%llu\n", vcpu,
+			(unsigned int)tag, (unsigned long long)vcpus[vcpu].kernel_insns);
 		fflush(out);
 	}
 }
@@ -87,9 +105,12 @@ static uint32_t marker_tag(const struct qemu_plugin_insn *insn)
 static void tb_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t i, n = qemu_plugin_tb_n_insns(tb);
+	uintptr_t data = n;
 
+	if (qemu_plugin_tb_vaddr(tb) >= KERNEL_START)
+		data |= KERNEL_BLOCK;
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
-					     (void *)(uintptr_t)n);
+					     (void *)data);
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint32_t tag = marker_tag(insn);
