@@ -323,8 +323,10 @@ void ts_analysis_count_overrun(struct ts_analysis *an, uint64_t n)
 }
 
 /*
- * ts_analysis_count_quotas_dropped - the recorder's end mark says n switches
- * went to tasks past its quota table: their cgroup quota is unknown
+ * ts_analysis_count_quotas_dropped - n switches went to tasks past the
+ * recorder's quota table: their cgroup quota is unknown.  A file's end mark
+ * says it; a live session counts each as it comes, for a watcher's
+ * diagnosis while it runs.
  */
 void ts_analysis_count_quotas_dropped(struct ts_analysis *an, uint64_t n)
 {

@@ -1456,8 +1456,13 @@ static void look_up_quota(struct ts_session *ss, int pid, int again)
 		return;
 	i = ts_pidmap_insert(&ss->quota_map, pid, &added);
 	if (i < 0) {
-		/* counted for the end mark and said at the end, never silent */
+		/*
+		 * counted for the end mark and said at the end, never silent;
+		 * and in the analysis now, so that a watcher's diagnosis says
+		 * its table was full while it runs
+		 */
 		ss->quotas_dropped++;
+		ts_analysis_count_quotas_dropped(ss->an, 1);
 		return;
 	}
 	q = &ss->quotas[i];

@@ -283,10 +283,14 @@ static int mark_token(struct ts_stream *s, char *tok)
 	} else if (sscanf(tok, "quota.%d", &cpu) == 1) {
 		return quota_token(an, cpu, v);
 	} else if (!strcmp(tok, "quotas_dropped")) {
-		/* switches to tasks past the recorder's table: their quota is unknown */
+		/*
+		 * switches to tasks past the recorder's table: their quota is
+		 * unknown (a live session counted them as they came)
+		 */
 		if (ts_parse_u64(v, &n))
 			return -1;
-		ts_analysis_count_quotas_dropped(an, n);
+		if (!s->quotas_written)
+			ts_analysis_count_quotas_dropped(an, n);
 	} else if (sscanf(tok, "overrun.%d", &cpu) == 1) {
 		if (ts_parse_u64(v, &n))
 			return -1;

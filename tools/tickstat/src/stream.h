@@ -53,7 +53,12 @@ struct ts_stream {
 	uint64_t end_ns;
 	struct ts_page_sum *sums;	/* per CPU, from the "pages" marks */
 	int marks_bad;			/* a mark that does not parse */
-	int quotas_written;		/* the live session applied its "quotas" marks as it wrote them */
+	/*
+	 * the live session applied its "quotas" marks as it wrote them, and
+	 * counted the tasks past its table as they came (the end mark's
+	 * quotas_dropped is not added again)
+	 */
+	int quotas_written;
 
 	uint64_t pages;
 	uint64_t records;

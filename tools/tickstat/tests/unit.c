@@ -2350,6 +2350,16 @@ static void test_mark_quotas_dropped(void)
 		ts_stream_free(&st);
 		ts_analysis_free(&an);
 	}
+	/* a live session counted them as they came: its end mark adds none */
+	ts_analysis_init(&an);
+	CU_ASSERT_EQUAL_FATAL(ts_stream_init(&st, &an, 4096, 8), 0);
+	st.quotas_written = 1;
+	ts_analysis_count_quotas_dropped(&an, 3);
+	snprintf(mark, sizeof(mark), TS_MARK_PREFIX "end: end_ns=5 quotas_dropped=3");
+	CU_ASSERT_EQUAL(ts_stream_mark(&st, 0, mark, strlen(mark)), 0);
+	CU_ASSERT_EQUAL(an.quotas_dropped, 3);
+	ts_stream_free(&st);
+	ts_analysis_free(&an);
 }
 
 /* ---- readers on fixtures captured in the guest ---- */
