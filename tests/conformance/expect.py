@@ -400,12 +400,22 @@ def check_lone_task(s: Scenario, secs: float = 5) -> None:
         # holds the tick for a tick or two each time.  Measured on
         # debian-6.12: 5 ticks and 4 LOC in 5 s, 6 LOC in 4 s; with its
         # runtime set to 0 (debugfs sched/fair_server/cpu1/runtime), 0 LOC.
+        # Its replenishment timer (dl_task_timer) was armed twice a second
+        # in every recording here (10 in 5 s), with 5 ticks in 5 s on
+        # debian-6.12 and the patched 6.12 and 10 on 6.12-rt; a cold make
+        # check saw 16 on 6.12-rt, with a timer (tcp_orphan_update) expiring
+        # 5 times while the tick ran.  The bound: three ticks an arming, as
+        # the recording counted them, and never under three a second.
         why = " (6.12 fair server: about one SCHED tick a second)"
+        items = ((c.get("causes") or {}).get("hrtimer") or {}).get("items") or []
+        armed = sum(k.get("armed") or 0 for k in items if k["name"] == "dl_task_timer")
+        bound = 3 * max(secs, armed)
         s.within("CPU1 busy tickless share" + why, 0.9, 1.0, c["busy_tickless_share"])
-        s.within(f"CPU1 ticks in {secs:g} s" + why, 0, 3 * secs, c["ticks"])
+        s.within(f"CPU1 ticks in {secs:g} s, fair server armed {armed} times" + why, 0, bound,
+                 c["ticks"])
         s.expect("CPU1 held by SCHED only" + why,
                  all(r["reason"] == "SCHED" for r in c["reasons"]), "SCHED", c["reasons"])
-        s.within("CPU1 LOC delta" + why, 0, 3 * secs, s.loc[1])
+        s.within(f"CPU1 LOC delta, fair server armed {armed} times" + why, 0, bound, s.loc[1])
         return
     s.within("CPU1 busy tickless share", 0.99, 1.0, c["busy_tickless_share"])
     s.within(f"CPU1 ticks in {secs:g} s", 0, 1, c["ticks"])
