@@ -7,11 +7,13 @@ missing).  Rather than commit more binaries, these functions make them
 from a version 6 file (tickstat's recordings: patched.dat, stock.dat) in a
 few byte edits, following trace-cmd.dat.v6(5) and docs/recording-format.md.
 A recording keeps its own checks valid: after a page changes, its "pages"
-and "done" marks get the CRC-32 values its reader will compute.
+and "done" marks get the sums its reader will compute.
 """
 import re
 import struct
 import zlib
+
+import pagesum
 
 MAGIC = b"\x17\x08\x44tracing"
 
@@ -65,7 +67,7 @@ class V6:
 
 
 def page_used(page: bytes, long_size: int) -> int:
-    """The bytes of a page its header counts, as the reader's CRC-32 covers them."""
+    """The bytes of a page its header counts, as the reader's page sum covers them."""
     flags = int.from_bytes(page[8:8 + long_size], "little")
     used = 8 + long_size + (flags & ((1 << 27) - 1)) + (long_size if flags & (1 << 30) else 0)
     return min(used, len(page))
@@ -100,17 +102,18 @@ def mark(b: bytes, kind: bytes) -> tuple[int, bytes]:
 
 
 def fix_marks(b: bytearray, lay: V6) -> None:
-    """Give a recording the page CRC-32s of its pages as they are now."""
+    """Give a recording the page sums of its pages as they are now."""
     at, text = mark(b, b"pages")
+    kind = pagesum.kind(bytes(b))
     sums = []
     for field in text.split(b": ", 1)[1].split():
         cpu, rest = field.split(b"=")
         count = int(rest.split(b":")[0])
-        crc = 0
+        s = 0
         for n in range(count):
             page = bytes(b[lay.page(int(cpu), n)])
-            crc = zlib.crc32(page[:page_used(page, lay.long_size)], crc)
-        sums.append(b"%s=%d:%08x" % (cpu, count, crc))
+            s = pagesum.add(kind, s, page[:page_used(page, lay.long_size)])
+        sums.append(b"%s=%d:%s" % (cpu, count, pagesum.text(kind, s).encode()))
     new = b"tickstat v1 pages: " + b" ".join(sums)
     assert len(new) == len(text)
     b[at:at + len(new)] = new

@@ -12,13 +12,17 @@ hold deltas).  The events are real kernel events; only their number grows.
 A tickstat recording keeps its start marks (the first copy's; the copies'
 are ignored by readers), and gets new end marks: its old end-mark page is
 left out of every copy and one page with "end", "pages" (the new page counts
-and CRC-32s) and "done" is appended, so that tickstat report checks it as
-any recording.
+and sums: Fletcher-64, or the CRC-32 of an older recording) and "done" is
+appended, so that tickstat report checks it as any recording.
 """
 import re
 import struct
 import sys
 import zlib
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import pagesum  # noqa: E402  (tests/pagesum.py)
 
 PAGE_HDR = 16           # u64 timestamp, u64 commit (64-bit kernels)
 
@@ -92,7 +96,7 @@ def parse(data: bytes):
 
 
 def used(pg: bytes, page: int) -> int:
-    """The bytes of a page in use, which the end marks' CRC-32 covers:
+    """The bytes of a page in use, which the end marks' page sums cover:
     header, events, and a stored missed-events count."""
     flags = struct.unpack_from("<Q", pg, 8)[0]
     return min(page, PAGE_HDR + (flags & ((1 << 27) - 1)) + (8 if flags & (1 << 30) else 0))
@@ -116,6 +120,31 @@ def mark_page(ts: int, print_id: int, pid: int, texts: list[str], page: int) -> 
     body = b"".join(event(struct.pack("<HBBiQ", print_id, 0, 0, pid, 0) + t.encode() + b"\n\0")
                     for t in texts)
     return (struct.pack("<QQ", ts, len(body)) + body).ljust(page, b"\0")
+
+
+def copy_sums(kind: str, cpu_pages: list, copies: int, span: int, page: int) -> int:
+    """The sum of a CPU's pages copied COPIES times, each copy's time stamps
+    shifted by span.  Fletcher-64 is linear in the words: a page's sums are
+    taken once, and each copy changes only its time stamp's two words."""
+    state = 0
+    if kind == "crc32":
+        for k in range(copies):
+            for pg in cpu_pages:
+                out = bytearray(pg)
+                struct.pack_into("<Q", out, 0, struct.unpack_from("<Q", pg, 0)[0] + k * span)
+                state = zlib.crc32(out[:used(out, page)], state)
+        return state
+    taken = []
+    for pg in cpu_pages:
+        n, s, t = pagesum.parts(pg[:used(pg, page)])
+        taken.append((n, s, t, struct.unpack_from("<Q", pg, 0)[0]))
+    for k in range(copies):
+        for n, s, t, ts in taken:
+            new = ts + k * span
+            d0 = (new & 0xffffffff) - (ts & 0xffffffff)
+            d1 = (new >> 32) - (ts >> 32)
+            state = pagesum.fletcher64_add(state, n, s + d0 + d1, t + n * d0 + (n - 1) * d1)
+    return state
 
 
 def main() -> int:
@@ -152,17 +181,14 @@ def main() -> int:
     extra = {}
     if end_cpu is not None:
         counts = {c: len(p) * copies for c, p in enumerate(pages)}
-        crcs = {}
+        kind = pagesum.kind(data)
+        sums = {}
         for c, cpu_pages in enumerate(pages):
-            crc = 0
-            for k in range(copies):
-                for pg in shifted(cpu_pages, k):
-                    crc = zlib.crc32(pg[:used(pg, page)], crc)
-            crcs[c] = crc
+            sums[c] = copy_sums(kind, cpu_pages, copies, span, page)
         end_ns = int(re.search(r"end_ns=(\d+)", end_text).group(1)) + (copies - 1) * span
         texts = ["tickstat v1 end: " + re.sub(r"end_ns=\d+", f"end_ns={end_ns}",
                                                end_text[len("tickstat v1 end: "):]),
-                 "tickstat v1 pages: " + " ".join(f"{c}={counts[c]}:{crcs[c]:08x}"
+                 "tickstat v1 pages: " + " ".join(f"{c}={counts[c]}:{pagesum.text(kind, sums[c])}"
                                                   for c in range(len(pages)))]
         crc = 0
         for t in texts:

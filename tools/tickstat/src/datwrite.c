@@ -17,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <zlib.h>
 
 #include "datwrite.h"
+#include "pagesum.h"
 #include "stream.h"
 
 enum { OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_TRACECLOCK = 4, OPT_UNAME = 5, OPT_VERSION = 9 };
@@ -159,16 +159,16 @@ int ts_dw_page(struct ts_datwrite *w, int cpu, const void *page)
 		w->run_first = w->spooled;
 	}
 	w->run_pages++;
-	c->crc = crc32(c->crc, page, ts_page_used(page, w->page_size, w->long_size));
+	c->sum = ts_fletcher64(c->sum, page, ts_page_used(page, w->page_size, w->long_size));
 	c->pages[c->nr++] = w->spooled++;
 	return 0;
 }
 
-/* ts_dw_sum - how many pages a CPU has written, and their CRC-32 */
-void ts_dw_sum(const struct ts_datwrite *w, int cpu, uint64_t *count, uint32_t *crc)
+/* ts_dw_sum - how many pages a CPU has written, and their Fletcher-64 */
+void ts_dw_sum(const struct ts_datwrite *w, int cpu, uint64_t *count, uint64_t *sum)
 {
 	*count = cpu >= 0 && cpu < w->nr_cpus ? w->cpu[cpu].nr : 0;
-	*crc = cpu >= 0 && cpu < w->nr_cpus ? w->cpu[cpu].crc : 0;
+	*sum = cpu >= 0 && cpu < w->nr_cpus ? w->cpu[cpu].sum : 0;
 }
 
 static void put_sized(struct ts_datwrite *w, const char *text, size_t len, int bytes)

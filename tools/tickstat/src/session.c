@@ -449,7 +449,7 @@ struct ts_session {
 	int end_marks;
 	int mark_cpu;			/* where the marks go: the start mark's CPU */
 	uint64_t end_pages;		/* its pages before the end mark's page */
-	uint32_t end_pages_crc;
+	uint64_t end_pages_sum;
 };
 
 /* write_marks' flags: apply each mark to the live stream; a failed write only warns */
@@ -838,13 +838,12 @@ static int take_page(struct ts_session *ss, int c, char *page, ssize_t n)
 {
 	struct reader *r = &ss->rd;
 	int had_end = ss->s.end_cpu >= 0;
-	uint64_t pages;
-	uint32_t crc;
+	uint64_t pages, sum;
 
 	if (n < r->page_size)
 		memset(page + n, 0, r->page_size - n);
 	if (ss->writing) {
-		ts_dw_sum(&ss->w, c, &pages, &crc);
+		ts_dw_sum(&ss->w, c, &pages, &sum);
 		if (ts_dw_page(&ss->w, c, page)) {
 			err_msg("cannot spool the recording: %s\n", strerror(ss->w.error));
 			return -1;
@@ -856,7 +855,7 @@ static int take_page(struct ts_session *ss, int c, char *page, ssize_t n)
 	}
 	if (ss->writing && !had_end && ss->s.end_cpu >= 0) {
 		ss->end_pages = pages;
-		ss->end_pages_crc = crc;
+		ss->end_pages_sum = sum;
 	}
 	return 0;
 }
@@ -1121,6 +1120,9 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 	text_add(&t, "monitored=%s", list);
 	causes_token(&t, causes_enabled(ss));
 	armers_token(&t, armers_enabled(ss));
+	/* the sum of the pages the end marks carry (pagesum.h) */
+	if (ss->writing)
+		text_add(&t, " page_sum=fletcher64");
 	/* the boot, for the report's identity: none without /proc (it is then unknown) */
 	if (!read_file("/proc/sys/kernel/random/boot_id", list, sizeof(list))) {
 		list[strcspn(list, "\n")] = '\0';
@@ -1641,13 +1643,13 @@ static int end_marks(struct ts_session *ss, uint64_t end)
 	if (ss->writing) {
 		t.len = 0;
 		for (int c = 0; c < ss->w.nr_cpus; c++) {
-			uint64_t count;
-			uint32_t crc;
+			uint64_t count, sum;
 
-			ts_dw_sum(&ss->w, c, &count, &crc);
+			ts_dw_sum(&ss->w, c, &count, &sum);
 			if (c == ss->s.end_cpu)
-				count = ss->end_pages, crc = ss->end_pages_crc;
-			text_add(&t, "%d=%llu:%08x ", c, (unsigned long long)count, crc);
+				count = ss->end_pages, sum = ss->end_pages_sum;
+			text_add(&t, "%d=%llu:%016llx ", c, (unsigned long long)count,
+				 (unsigned long long)sum);
 		}
 		if (!t.buf || write_marks(ss, "pages", t.buf, 0))
 			goto out;

@@ -249,6 +249,9 @@ static int mark_token(struct ts_stream *s, char *tok)
 		return ts_parse_u64(v, &s->end_ns);
 	} else if (!strcmp(tok, "boot_id")) {
 		return ts_analysis_set_boot_id(an, v);
+	} else if (!strcmp(tok, "page_sum")) {
+		/* a sum this tickstat does not know: the pages cannot be checked */
+		return ts_page_sum_parse(v, &s->page_sum);
 	} else if (!strcmp(tok, "causes")) {
 		return causes_token(an, v);
 	} else if (!strcmp(tok, "armers")) {
@@ -299,18 +302,21 @@ static int mark_token(struct ts_stream *s, char *tok)
 	return 0;
 }
 
-/* "CPU=COUNT:CRC" of a pages mark */
+/*
+ * "CPU=COUNT:SUM" of a pages mark: SUM is 16 hex digits for Fletcher-64,
+ * and 8 for the CRC-32 of a tickstat before it
+ */
 static int pages_token(struct ts_stream *s, char *tok)
 {
-	unsigned long long count;
-	unsigned int crc;
-	int cpu, end = 0;
+	unsigned long long count, sum;
+	int cpu, at = 0, end = 0;
 
-	if (sscanf(tok, "%d=%llu:%x%n", &cpu, &count, &crc, &end) != 3 || tok[end] ||
+	if (sscanf(tok, "%d=%llu:%n%llx%n", &cpu, &count, &at, &sum, &end) != 3 || tok[end] ||
+	    end - at != (s->page_sum == TS_SUM_FLETCHER64 ? 16 : 8) ||
 	    cpu < 0 || cpu >= TS_MAX_CPUS || s->sums[cpu].known)
 		return -1;
 	s->sums[cpu].count = count;
-	s->sums[cpu].crc = crc;
+	s->sums[cpu].sum = sum;
 	s->sums[cpu].known = 1;
 	return 0;
 }

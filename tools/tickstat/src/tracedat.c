@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zlib.h>
 
 #include "datfile.h"
 #include "ksym.h"
@@ -31,10 +30,10 @@
 
 struct cpu_read {
 	uint64_t pages, records, last_ts, first_ts;
-	uint32_t crc;
-	uint32_t crc_at_count;		/* after as many pages as the end marks count */
+	uint64_t sum;			/* of its pages so far, of the recording's kind */
+	uint64_t sum_at_count;		/* after as many pages as the end marks count */
 	uint64_t pages_before_end;	/* the end marks' CPU: pages before them */
-	uint32_t crc_before_end;
+	uint64_t sum_before_end;
 	int saw_end;
 };
 
@@ -264,16 +263,17 @@ static int analyse_page(struct reading *r, int i, int n)
 	};
 	if (!had_end || r->s.end_cpu != cpu) {
 		c->pages_before_end = c->pages;
-		c->crc_before_end = c->crc;
+		c->sum_before_end = c->sum;
 	}
 	if (ts_stream_page(&r->s, cpu, r->page, r->df.page_size))
 		return fail(r, r->s.err);
 	if (!had_end && r->s.end_cpu >= 0)
 		c->saw_end = 1;
 	c->pages++;
-	c->crc = crc32(c->crc, r->page, ts_page_used(r->page, r->df.page_size, r->df.long_size));
+	c->sum = ts_page_sum(r->s.page_sum, c->sum, r->page,
+			     ts_page_used(r->page, r->df.page_size, r->df.long_size));
 	if (r->s.sums[cpu].known && c->pages == r->s.sums[cpu].count)
-		c->crc_at_count = c->crc;
+		c->sum_at_count = c->sum;
 	c->records += r->s.records - records;
 	if (c->records)		/* a CPU that came online during a recording */
 		ts_analysis_cover(r->an, cpu);
@@ -310,9 +310,9 @@ static int check_marks(struct reading *r)
 			return fail(r, msg);
 		}
 #ifndef TS_FUZZING	/* let the fuzzer reach the reports behind the check */
-		if (sum->crc != (end ? c->crc_before_end : sum->count ? c->crc_at_count : 0)) {
-			snprintf(msg, sizeof(msg), "corrupt recording: CPU %d's pages fail their CRC-32 check",
-				 cpu);
+		if (sum->sum != (end ? c->sum_before_end : sum->count ? c->sum_at_count : 0)) {
+			snprintf(msg, sizeof(msg), "corrupt recording: CPU %d's pages fail their %s check",
+				 cpu, ts_page_sum_name(r->s.page_sum));
 			return fail(r, msg);
 		}
 #endif

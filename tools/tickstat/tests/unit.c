@@ -25,6 +25,7 @@
 #include "format.h"
 #include "metrics.h"
 #include "output.h"
+#include "pagesum.h"
 #include "ksym.h"
 #include "stream.h"
 #include "tracedat.h"
@@ -2323,6 +2324,55 @@ static void test_pidmap(void)
 	ts_analysis_free(&an);
 }
 
+/* Fletcher-64 by the book, one word at a time: what ts_fletcher64() must equal */
+static uint64_t fletcher64_reference(const unsigned char *p, size_t len)
+{
+	uint64_t a = 0, b = 0;
+
+	for (size_t i = 0; i < len; i += 4) {
+		uint32_t w = 0;
+
+		for (size_t k = 0; k < 4 && i + k < len; k++)
+			w |= (uint32_t)p[i + k] << (8 * k);
+		a = (a + w) % 0xffffffffULL;
+		b = (b + a) % 0xffffffffULL;
+	}
+	return b << 32 | a;
+}
+
+/* The pages' sum: the published values, carried on in parts, past a reduction run */
+static void test_fletcher64(void)
+{
+	static unsigned char big[300000];
+	uint64_t sum;
+
+	/* Fletcher-64's published check values (32-bit words, zero padded) */
+	CU_ASSERT_EQUAL(ts_fletcher64(0, "abcde", 5), 0xc8c6c527646362c6ULL);
+	CU_ASSERT_EQUAL(ts_fletcher64(0, "abcdef", 6), 0xc8c72b276463c8c6ULL);
+	CU_ASSERT_EQUAL(ts_fletcher64(0, "abcdefgh", 8), 0x312e2b28cccac8c6ULL);
+	/* page after page: the same as all at once */
+	sum = ts_fletcher64(ts_fletcher64(0, "abcd", 4), "efgh", 4);
+	CU_ASSERT_EQUAL(sum, 0x312e2b28cccac8c6ULL);
+	/* words that overflow 64 bits without the reductions (all ones, then a ramp) */
+	memset(big, 0xff, sizeof(big) / 2);
+	for (size_t i = sizeof(big) / 2; i < sizeof(big); i++)
+		big[i] = (unsigned char)(i * 7);
+	CU_ASSERT_EQUAL(ts_fletcher64(0, big, sizeof(big)),
+			fletcher64_reference(big, sizeof(big)));
+	sum = 0;
+	for (size_t off = 0; off < sizeof(big); off += 4096) {
+		size_t len = sizeof(big) - off < 4096 ? sizeof(big) - off : 4096;
+
+		sum = ts_fletcher64(sum, big + off, len);
+	}
+	CU_ASSERT_EQUAL(sum, fletcher64_reference(big, sizeof(big)));
+	/* a reordered pair of words is told */
+	CU_ASSERT_NOT_EQUAL(ts_fletcher64(0, "efghabcd", 8), 0x312e2b28cccac8c6ULL);
+	/* the kinds a recording's start mark names */
+	CU_ASSERT_EQUAL(ts_page_sum(TS_SUM_CRC32, 0, "abcdefgh", 8), 0xaeef2a50);
+	CU_ASSERT_STRING_EQUAL(ts_page_sum_name(TS_SUM_FLETCHER64), "Fletcher-64");
+}
+
 /* The recorder's count of tasks whose quota it could not keep: read, added up, checked. */
 static void test_mark_quotas_dropped(void)
 {
@@ -3026,6 +3076,7 @@ int main(int argc, char **argv)
 		{ "names: SCHED sub-reasons of the 6.1 and 6.12 series", test_sched_names },
 		{ "timeline: causes as rows, their exits, split when full", test_timeline_causes },
 		{ "marks: quotas the recorder dropped are counted", test_mark_quotas_dropped },
+		{ "pages: Fletcher-64, as published, in parts and in runs", test_fletcher64 },
 		{ "causes: bounded, known per recorder", test_causes_bounded },
 		{ "state: unknown values named by number", test_unknown_values },
 		{ "check: pass, not applicable, no verdict", test_check },
