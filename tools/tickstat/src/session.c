@@ -435,6 +435,7 @@ struct ts_session {
 	int nr_quotas;
 	struct ts_pidmap quota_map;	/* pid -> quotas[]: O(1) expected per switch */
 	uint64_t quotas_dropped;	/* switches to tasks beyond TS_MAX_QUOTAS: quota unknown */
+	int quotas_said;		/* the end mark took the quotas: the live count stops */
 	uint64_t drained_ns;		/* when the last drain began (read_quota_again) */
 	struct text quota_news;		/* quota tokens for the next "quotas" mark */
 	int marks_lost;			/* "quotas" marks the trace_marker refused */
@@ -1464,7 +1465,9 @@ static void look_up_quota(struct ts_session *ss, int pid, int again)
 		 * its table was full while it runs
 		 */
 		ss->quotas_dropped++;
-		ts_analysis_count_quotas_dropped(ss->an, 1);
+		/* not past the end mark: a report of the file would not count it */
+		if (!ss->quotas_said)
+			ts_analysis_count_quotas_dropped(ss->an, 1);
 		return;
 	}
 	q = &ss->quotas[i];
@@ -1517,6 +1520,7 @@ static void task_seen(void *ctx, int cpu, int pid)
 static void quota_tokens(struct ts_session *ss, struct text *t)
 {
 	look_up_quotas(ss);
+	ss->quotas_said = 1;
 	if (ss->quotas_dropped) {
 		err_msg("warning: more than %d tasks ran on the monitored CPUs: the cgroup quota of the rest is unknown (%llu switches to them)\n",
 			TS_MAX_QUOTAS, (unsigned long long)ss->quotas_dropped);
