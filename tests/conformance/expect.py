@@ -405,11 +405,16 @@ def check_lone_task(s: Scenario, secs: float = 5) -> None:
         # debian-6.12 and the patched 6.12 and 10 on 6.12-rt; a cold make
         # check saw 16 on 6.12-rt, with a timer (tcp_orphan_update) expiring
         # 5 times while the tick ran.  The bound: three ticks an arming, as
-        # the recording counted them, and never under three a second.
+        # the recording counted them (named as the diagnosis names it, by
+        # function or function+offset), never under three a second nor over
+        # six; the armings themselves at most three a second, so that a storm
+        # of them fails rather than widens the bound.
         why = " (6.12 fair server: about one SCHED tick a second)"
         items = ((c.get("causes") or {}).get("hrtimer") or {}).get("items") or []
-        armed = sum(k.get("armed") or 0 for k in items if k["name"] == "dl_task_timer")
-        bound = 3 * max(secs, armed)
+        armed = sum(k.get("armed") or 0 for k in items
+                    if k["name"].split("+")[0] == "dl_task_timer")
+        s.within("CPU1 fair server timer armings" + why, 0, 3 * secs, armed)
+        bound = 3 * min(max(secs, armed), 2 * secs)
         s.within("CPU1 busy tickless share" + why, 0.9, 1.0, c["busy_tickless_share"])
         s.within(f"CPU1 ticks in {secs:g} s, fair server armed {armed} times" + why, 0, bound,
                  c["ticks"])
