@@ -109,7 +109,7 @@ def fix_marks(b: bytearray, lay: V6) -> None:
     for field in text.split(b": ", 1)[1].split():
         cpu, rest = field.split(b"=")
         count = int(rest.split(b":")[0])
-        s = 0
+        s = pagesum.start(kind)
         for n in range(count):
             page = bytes(b[lay.page(int(cpu), n)])
             s = pagesum.add(kind, s, page[:page_used(page, lay.long_size)])

@@ -7,12 +7,14 @@ tickstat record does: the formats and ring-buffer headers of patched.dat
 (the guest's 6.1), the causes' formats as the kernel writes them, a
 kallsyms of the functions named, tickstat's marks on CPU 0 (start, the
 caller's extra start marks, initial, ready, then end, pages, done with the
-page counts and CRC-32s its reader checks) and each CPU's events in pages.
+page counts and sums its reader checks: fletcher128, or CRC-32 as a tickstat
+before it) and each CPU's events in pages.
 """
 import struct
 import zlib
 from pathlib import Path
 
+import pagesum
 from datfix import MAGIC
 
 PAGE = 4096
@@ -256,16 +258,25 @@ class Recording:
 
     def write(self, path, start: int, end: int, start_marks: list[str], initial: str,
               monitored: str, causes: str = "work,timer,hrtimer,irq,softirq",
-              armers: str | None = None, end_tokens: str = "") -> None:
+              armers: str | None = None, end_tokens: str = "", page_sum: str = "fletcher128",
+              split_start: bool = False, sum_text=None) -> None:
         """The file: marks from start to end around the events, as tickstat writes
         them; armers (the start mark's armers=) None: a tickstat before them;
-        end_tokens more of the end mark's (" quota.PID=...")."""
+        end_tokens more of the end mark's (" quota.PID=..."); page_sum the
+        pages' sum ("crc32": none named, as a tickstat before them); split_start:
+        the start text in two marks, page_sum in the second, as a long one
+        comes; sum_text(cpu, text) what the pages mark says instead."""
         cpus = "0-%d" % (self.ncpus - 1)
         self.sym("tick_sched_timer")
-        self.mark(start, "tickstat v1 start: cpus=%s nohz_full=%s monitored=%s causes=%s%s"
-                  % (cpus, monitored, monitored, causes,
-                     "" if armers is None else " armers=" + armers))
+        named = "" if page_sum == "crc32" else "page_sum=%s " % page_sum
+        starttext = "cpus=%s nohz_full=%s monitored=%s causes=%s%s" % (
+            cpus, monitored, monitored, causes, "" if armers is None else " armers=" + armers)
         t = start
+        if split_start:
+            self.mark(t, "tickstat v1 start: " + starttext)
+            self.mark(t + 500, "tickstat v1 start: " + named)
+        else:
+            self.mark(t, "tickstat v1 start: " + named + starttext)
         for m in start_marks:
             t += 1000
             self.mark(t, "tickstat v1 " + m)
@@ -282,11 +293,14 @@ class Recording:
         endtext = "tickstat v1 end: end_ns=%d " % end + \
             " ".join("overrun.%d=0" % c for c in range(self.ncpus)) + end_tokens
         sums = []
+        kind = page_sum if page_sum in pagesum.KINDS else "crc32"
         for cpu in range(self.ncpus):
-            crc = 0
+            s = pagesum.start(kind)
             for page in pages[cpu]:
-                crc = zlib.crc32(page[:used(page)], crc)
-            sums.append("%d=%d:%08x" % (cpu, len(pages[cpu]), crc))
+                s = pagesum.add(kind, s, page[:used(page)])
+            text = pagesum.text(kind, s)
+            sums.append("%d=%d:%s" % (cpu, len(pages[cpu]),
+                                      sum_text(cpu, text) if sum_text else text))
         pagestext = "tickstat v1 pages: " + " ".join(sums)
         done = "tickstat v1 done: markers=2 crc=%08x" % zlib.crc32(
             pagestext.encode(), zlib.crc32(endtext.encode()))

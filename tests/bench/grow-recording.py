@@ -12,7 +12,7 @@ hold deltas).  The events are real kernel events; only their number grows.
 A tickstat recording keeps its start marks (the first copy's; the copies'
 are ignored by readers), and gets new end marks: its old end-mark page is
 left out of every copy and one page with "end", "pages" (the new page counts
-and sums: Fletcher-64, or the CRC-32 of an older recording) and "done" is
+and sums: fletcher128, or the CRC-32 of an older recording) and "done" is
 appended, so that tickstat report checks it as any recording.
 """
 import re
@@ -124,9 +124,9 @@ def mark_page(ts: int, print_id: int, pid: int, texts: list[str], page: int) -> 
 
 def copy_sums(kind: str, cpu_pages: list, copies: int, span: int, page: int) -> int:
     """The sum of a CPU's pages copied COPIES times, each copy's time stamps
-    shifted by span.  Fletcher-64 is linear in the words: a page's sums are
+    shifted by span.  fletcher128 is linear in the words: a page's sums are
     taken once, and each copy changes only its time stamp's two words."""
-    state = 0
+    state = pagesum.start(kind)
     if kind == "crc32":
         for k in range(copies):
             for pg in cpu_pages:
@@ -143,7 +143,7 @@ def copy_sums(kind: str, cpu_pages: list, copies: int, span: int, page: int) -> 
             new = ts + k * span
             d0 = (new & 0xffffffff) - (ts & 0xffffffff)
             d1 = (new >> 32) - (ts >> 32)
-            state = pagesum.fletcher64_add(state, n, s + d0 + d1, t + n * d0 + (n - 1) * d1)
+            state = pagesum.fletcher128_add(state, n, s + d0 + d1, t + n * d0 + (n - 1) * d1)
     return state
 
 

@@ -19,7 +19,6 @@
 
 
 #include "datwrite.h"
-#include "pagesum.h"
 #include "stream.h"
 
 enum { OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_TRACECLOCK = 4, OPT_UNAME = 5, OPT_VERSION = 9 };
@@ -159,16 +158,18 @@ int ts_dw_page(struct ts_datwrite *w, int cpu, const void *page)
 		w->run_first = w->spooled;
 	}
 	w->run_pages++;
-	c->sum = ts_fletcher64(c->sum, page, ts_page_used(page, w->page_size, w->long_size));
+	ts_fletcher128(&c->sum, page, ts_page_used(page, w->page_size, w->long_size));
 	c->pages[c->nr++] = w->spooled++;
 	return 0;
 }
 
-/* ts_dw_sum - how many pages a CPU has written, and their Fletcher-64 */
-void ts_dw_sum(const struct ts_datwrite *w, int cpu, uint64_t *count, uint64_t *sum)
+/* ts_dw_sum - how many pages a CPU has written, and their fletcher128 */
+void ts_dw_sum(const struct ts_datwrite *w, int cpu, uint64_t *count, struct ts_sum *sum)
 {
-	*count = cpu >= 0 && cpu < w->nr_cpus ? w->cpu[cpu].nr : 0;
-	*sum = cpu >= 0 && cpu < w->nr_cpus ? w->cpu[cpu].sum : 0;
+	int known = cpu >= 0 && cpu < w->nr_cpus;
+
+	*count = known ? w->cpu[cpu].nr : 0;
+	*sum = known ? w->cpu[cpu].sum : (struct ts_sum){ 0 };
 }
 
 static void put_sized(struct ts_datwrite *w, const char *text, size_t len, int bytes)

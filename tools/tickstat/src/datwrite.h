@@ -15,10 +15,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pagesum.h"
+
 struct ts_dw_cpu {
 	uint32_t *pages;		/* page numbers in the spool */
 	uint32_t nr, cap;
-	uint64_t sum;			/* Fletcher-64 of its pages so far (pagesum.h) */
+	struct ts_sum sum;		/* fletcher128 of its pages so far */
 };
 
 struct ts_dw_format {
@@ -63,7 +65,7 @@ int ts_dw_init(struct ts_datwrite *w, FILE *out, const char *path, int page_size
 int ts_dw_format(struct ts_datwrite *w, const char *system, const char *text, size_t len);
 int ts_dw_page(struct ts_datwrite *w, int cpu, const void *page);
 int ts_dw_flush(struct ts_datwrite *w);
-void ts_dw_sum(const struct ts_datwrite *w, int cpu, uint64_t *count, uint64_t *sum);
+void ts_dw_sum(const struct ts_datwrite *w, int cpu, uint64_t *count, struct ts_sum *sum);
 int ts_dw_finish(struct ts_datwrite *w, const struct ts_dw_meta *m);
 void ts_dw_free(struct ts_datwrite *w);
 

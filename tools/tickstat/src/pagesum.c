@@ -3,83 +3,115 @@
  * pagesum.c - the sum of a recording's pages (pagesum.h).
  *
  * Why not CRC-32 any more: zlib's table-driven CRC-32 took about four
- * instructions a byte, 15500 a full page: a quarter of tickstat report's
+ * instructions a byte, 15,900 a full page: a quarter of tickstat report's
  * instructions on a 64-CPU recording, and about as much of what each
  * event costs the recorder (docs/performance.md).  Fletcher's checksum
- * takes one load and two additions a 32-bit word.  It tells a changed,
- * missing or reordered word (b weighs each word by its place) as the end
- * marks need; it is not a defence against a forger, nor is CRC-32.
+ * takes one load and two additions a 32-bit word.  With its sums kept
+ * modulo 2^64 rather than 2^32 - 1 (where a word of all ones counts as a
+ * word of zeros: the high half of every kernel address), any one changed
+ * word changes a, and two words swapped change b; it is no defence against
+ * a forger, nor was the CRC.
  */
 #include <endian.h>
+#include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "pagesum.h"
 
-#define FLETCHER_MOD	0xffffffffULL
 /*
- * Words added between two reductions: a stays under 2^47 and b under 2^63,
- * whatever they held (less than 2^32 each after a reduction).
- */
-#define FLETCHER_RUN	32768
-
-/*
- * ts_fletcher64 - Fletcher's checksum of buf, carried on from sum (0 to
- * start): a and b summed over the little-endian 32-bit words of buf (its
- * last 1 to 3 bytes padded with zero bytes), modulo 2^32 - 1, returned as
- * b * 2^32 + a.  Summing pages one after the other gives the sum of their
+ * ts_fletcher128 - Fletcher's checksum of buf, carried on in s (zeroed to
+ * start): a is the sum of buf's little-endian 32-bit words (its last 1 to
+ * 3 bytes padded with zero bytes) and b the sum of a after each word, both
+ * modulo 2^64.  Summing pages one after the other gives the sum of their
  * words in a row (each page's used bytes are a multiple of 4).
  */
-uint64_t ts_fletcher64(uint64_t sum, const void *buf, size_t len)
+void ts_fletcher128(struct ts_sum *s, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
-	uint64_t a = sum & 0xffffffff, b = sum >> 32;
-
-	while (len >= 4) {
-		size_t words = len / 4 < FLETCHER_RUN ? len / 4 : FLETCHER_RUN;
+	uint64_t a = s->a, b = s->b;
+	size_t words = len / 4;
 
 #pragma GCC unroll 8
-		for (size_t i = 0; i < words; i++) {
-			uint32_t w;
+	for (size_t i = 0; i < words; i++) {
+		uint32_t w;
 
-			memcpy(&w, p + 4 * i, 4);
-			a += le32toh(w);
-			b += a;
-		}
-		p += 4 * words;
-		len -= 4 * words;
-		a %= FLETCHER_MOD;
-		b %= FLETCHER_MOD;
+		memcpy(&w, p + 4 * i, 4);
+		a += le32toh(w);
+		b += a;
 	}
-	if (len) {
+	if (len % 4) {
 		uint32_t w = 0;
 
-		memcpy(&w, p, len);
-		a = (a + le32toh(w)) % FLETCHER_MOD;
-		b = (b + a) % FLETCHER_MOD;
+		memcpy(&w, p + 4 * words, len % 4);
+		a += le32toh(w);
+		b += a;
 	}
-	return b << 32 | a;
+	s->a = a;
+	s->b = b;
 }
 
-/* ts_page_sum - sum carried on over buf, of the kind the recording uses */
-uint64_t ts_page_sum(enum ts_page_sum_kind kind, uint64_t sum, const void *buf, size_t len)
+/* ts_sum_add - the sum carried on over buf, of the kind the recording uses */
+void ts_sum_add(enum ts_sum_kind kind, struct ts_sum *s, const void *buf, size_t len)
 {
-	if (kind == TS_SUM_FLETCHER64)
-		return ts_fletcher64(sum, buf, len);
-	return crc32((unsigned long)sum, buf, len);
+	if (kind == TS_SUM_FLETCHER128)
+		ts_fletcher128(s, buf, len);
+	else
+		s->a = crc32((unsigned long)s->a, buf, len);
 }
 
-/* ts_page_sum_name - the kind's name in messages */
-const char *ts_page_sum_name(enum ts_page_sum_kind kind)
+/* ts_sum_text - as the pages mark writes it: b then a, 32 hex digits; 8 for a CRC-32 */
+void ts_sum_text(enum ts_sum_kind kind, const struct ts_sum *s, char text[TS_SUM_TEXT])
 {
-	return kind == TS_SUM_FLETCHER64 ? "Fletcher-64" : "CRC-32";
+	if (kind == TS_SUM_FLETCHER128)
+		snprintf(text, TS_SUM_TEXT, "%016llx%016llx", (unsigned long long)s->b,
+			 (unsigned long long)s->a);
+	else
+		snprintf(text, TS_SUM_TEXT, "%08llx", (unsigned long long)s->a);
 }
 
-/* ts_page_sum_parse - page_sum='s value; -1 for one this tickstat does not know */
-int ts_page_sum_parse(const char *name, enum ts_page_sum_kind *kind)
+static int hex_digits(const char *text, size_t n, uint64_t *v)
 {
-	if (strcmp(name, "fletcher64"))
+	*v = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *d = strchr("0123456789abcdef", text[i]);
+
+		if (!text[i] || !d)
+			return -1;
+		*v = *v << 4 | (uint64_t)(d - "0123456789abcdef");
+	}
+	return 0;
+}
+
+/* ts_sum_parse - a sum as ts_sum_text() writes it, exactly; 0, or -1 */
+int ts_sum_parse(enum ts_sum_kind kind, const char *text, struct ts_sum *s)
+{
+	size_t n = kind == TS_SUM_FLETCHER128 ? 32 : 8;
+
+	if (strlen(text) != n)
 		return -1;
-	*kind = TS_SUM_FLETCHER64;
+	*s = (struct ts_sum){ 0 };
+	if (kind != TS_SUM_FLETCHER128)
+		return hex_digits(text, 8, &s->a);
+	return hex_digits(text, 16, &s->b) || hex_digits(text + 16, 16, &s->a) ? -1 : 0;
+}
+
+int ts_sum_same(const struct ts_sum *x, const struct ts_sum *y)
+{
+	return x->a == y->a && x->b == y->b;
+}
+
+/* ts_sum_name - the kind's name in messages */
+const char *ts_sum_name(enum ts_sum_kind kind)
+{
+	return kind == TS_SUM_FLETCHER128 ? "Fletcher-128" : "CRC-32";
+}
+
+/* ts_sum_kind_parse - page_sum='s value; -1 for one this tickstat does not know */
+int ts_sum_kind_parse(const char *name, enum ts_sum_kind *kind)
+{
+	if (strcmp(name, "fletcher128"))
+		return -1;
+	*kind = TS_SUM_FLETCHER128;
 	return 0;
 }

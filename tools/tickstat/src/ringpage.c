@@ -53,7 +53,7 @@ uint32_t ts_ring_commit(const void *page, int long_size)
 /*
  * ts_page_used - the bytes of a page its header says are in use (header,
  * events, and the missed-events count the kernel may store after them),
- * at most the page: what the end marks' CRC-32 covers.  The rest is
+ * at most the page: what the end marks' page sums cover.  The rest is
  * padding, which no reader interprets.
  */
 uint32_t ts_page_used(const void *page, uint32_t page_size, int long_size)

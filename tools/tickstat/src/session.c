@@ -450,7 +450,7 @@ struct ts_session {
 	int end_marks;
 	int mark_cpu;			/* where the marks go: the start mark's CPU */
 	uint64_t end_pages;		/* its pages before the end mark's page */
-	uint64_t end_pages_sum;
+	struct ts_sum end_pages_sum;
 };
 
 /* write_marks' flags: apply each mark to the live stream; a failed write only warns */
@@ -839,7 +839,8 @@ static int take_page(struct ts_session *ss, int c, char *page, ssize_t n)
 {
 	struct reader *r = &ss->rd;
 	int had_end = ss->s.end_cpu >= 0;
-	uint64_t pages, sum;
+	struct ts_sum sum;
+	uint64_t pages;
 
 	if (n < r->page_size)
 		memset(page + n, 0, r->page_size - n);
@@ -1115,15 +1116,19 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 
 	if (setup_events(ss, 1) || extra_events(ss, o, 1))
 		return -1;
+	/*
+	 * The sum of the pages the end marks carry (pagesum.h) first: the
+	 * first of the start marks a long text is split in holds it, where
+	 * every reader looks.
+	 */
+	if (ss->writing)
+		text_add(&t, "page_sum=fletcher128 ");
 	ts_cpuset_format(&ss->online, list, sizeof(list));
 	text_add(&t, "cpus=%s nohz_full=%s ", list, ss->nohz);
 	ts_cpuset_format(&ss->mon, list, sizeof(list));
 	text_add(&t, "monitored=%s", list);
 	causes_token(&t, causes_enabled(ss));
 	armers_token(&t, armers_enabled(ss));
-	/* the sum of the pages the end marks carry (pagesum.h) */
-	if (ss->writing)
-		text_add(&t, " page_sum=fletcher64");
 	/* the boot, for the report's identity: none without /proc (it is then unknown) */
 	if (!read_file("/proc/sys/kernel/random/boot_id", list, sizeof(list))) {
 		list[strcspn(list, "\n")] = '\0';
@@ -1598,7 +1603,7 @@ void ts_session_trim_quotas(struct ts_session *ss)
  * The end marks.  "end": the window's end and the ring buffers' overruns.
  * Once it has come back through the ring buffer, "pages": for a recording,
  * how many pages each CPU wrote before it (the mark's CPU: before the page
- * that holds it) and their CRC-32.  A page the kernel hands out only later
+ * that holds it) and their sum (pagesum.h).  A page the kernel hands out only later
  * (it can hold a partly read page back) is not counted, and a reader allows
  * such pages after the counted ones.  Then "done", which counts and checks
  * the marks before it.
@@ -1647,13 +1652,15 @@ static int end_marks(struct ts_session *ss, uint64_t end)
 	if (ss->writing) {
 		t.len = 0;
 		for (int c = 0; c < ss->w.nr_cpus; c++) {
-			uint64_t count, sum;
+			char sum_text[TS_SUM_TEXT];
+			struct ts_sum sum;
+			uint64_t count;
 
 			ts_dw_sum(&ss->w, c, &count, &sum);
 			if (c == ss->s.end_cpu)
 				count = ss->end_pages, sum = ss->end_pages_sum;
-			text_add(&t, "%d=%llu:%016llx ", c, (unsigned long long)count,
-				 (unsigned long long)sum);
+			ts_sum_text(TS_SUM_FLETCHER128, &sum, sum_text);
+			text_add(&t, "%d=%llu:%s ", c, (unsigned long long)count, sum_text);
 		}
 		if (!t.buf || write_marks(ss, "pages", t.buf, 0))
 			goto out;

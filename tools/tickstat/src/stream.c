@@ -249,9 +249,6 @@ static int mark_token(struct ts_stream *s, char *tok)
 		return ts_parse_u64(v, &s->end_ns);
 	} else if (!strcmp(tok, "boot_id")) {
 		return ts_analysis_set_boot_id(an, v);
-	} else if (!strcmp(tok, "page_sum")) {
-		/* a sum this tickstat does not know: the pages cannot be checked */
-		return ts_page_sum_parse(v, &s->page_sum);
 	} else if (!strcmp(tok, "causes")) {
 		return causes_token(an, v);
 	} else if (!strcmp(tok, "armers")) {
@@ -303,16 +300,19 @@ static int mark_token(struct ts_stream *s, char *tok)
 }
 
 /*
- * "CPU=COUNT:SUM" of a pages mark: SUM is 16 hex digits for Fletcher-64,
+ * "CPU=COUNT:SUM" of a pages mark: SUM is 32 hex digits for fletcher128,
  * and 8 for the CRC-32 of a tickstat before it
  */
 static int pages_token(struct ts_stream *s, char *tok)
 {
-	unsigned long long count, sum;
-	int cpu, at = 0, end = 0;
+	unsigned long long count;
+	struct ts_sum sum;
+	int cpu, at = 0;
 
-	if (sscanf(tok, "%d=%llu:%n%llx%n", &cpu, &count, &at, &sum, &end) != 3 || tok[end] ||
-	    end - at != (s->page_sum == TS_SUM_FLETCHER64 ? 16 : 8) ||
+	if (s->page_sum_unknown[0])	/* the reader says so, once */
+		return 0;
+	if (sscanf(tok, "%d=%llu:%n", &cpu, &count, &at) != 2 || !at ||
+	    ts_sum_parse(s->page_sum, tok + at, &sum) ||
 	    cpu < 0 || cpu >= TS_MAX_CPUS || s->sums[cpu].known)
 		return -1;
 	s->sums[cpu].count = count;
@@ -393,6 +393,11 @@ int ts_stream_mark(struct ts_stream *s, int cpu, const char *text, size_t len)
 				ret = v != s->end_crc, done_parts |= 2;
 			else
 				ret = -1;
+		} else if (!strncmp(tok, "page_sum=", 9)) {
+			/* the start's alone: a sum that changed midway could not be checked */
+			if (kind == MK_START && ts_sum_kind_parse(tok + 9, &s->page_sum))
+				snprintf(s->page_sum_unknown, sizeof(s->page_sum_unknown), "%s",
+					 tok + 9);
 		} else {
 			causes_said |= kind == MK_START && !strncmp(tok, "causes=", 7);
 			armers_said |= kind == MK_START && !strncmp(tok, "armers=", 7);
@@ -633,8 +638,9 @@ static int start_record(struct ts_stream *s, struct walk *w, struct tep_record *
 			return 0;
 		}
 		w->mode = TS_START_MORE;	/* the rest follows on this CPU */
-	} else if (kind != MK_INITIAL && kind != MK_READY && kind != MK_PROBES &&
-		   kind != MK_DOCTOR) {
+	} else if (kind != MK_START && kind != MK_INITIAL && kind != MK_READY &&
+		   kind != MK_PROBES && kind != MK_DOCTOR) {
+		/* a long start text comes in several start marks: each counts */
 		return 0;
 	}
 	if (ts_stream_mark(s, w->cpu, text, len))

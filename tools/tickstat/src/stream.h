@@ -28,7 +28,7 @@
 /* What the end marks say about the pages each CPU wrote before them. */
 struct ts_page_sum {
 	uint64_t count;
-	uint64_t sum;			/* of the kind ts_stream.page_sum says */
+	struct ts_sum sum;		/* of the kind ts_stream.page_sum says */
 	int known;
 };
 
@@ -50,7 +50,8 @@ struct ts_stream {
 	int end_cpu;			/* the CPU whose pages carry the end marks, -1 */
 	int end_marks;			/* "end" and "pages" marks seen */
 	uint32_t end_crc;		/* their texts' CRC-32, for "done" */
-	enum ts_page_sum_kind page_sum;	/* the pages' sum, from the start mark */
+	enum ts_sum_kind page_sum;	/* the pages' sum, from the start mark */
+	char page_sum_unknown[32];	/* a sum named there that this tickstat does not know */
 	int done;			/* "done" seen and consistent */
 	uint64_t end_ns;
 	struct ts_page_sum *sums;	/* per CPU, from the "pages" marks */

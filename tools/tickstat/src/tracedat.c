@@ -7,7 +7,7 @@
  * CPU.  A tickstat recording is a trace.dat whose first event on one CPU is
  * tickstat's start mark: its start marks (the snapshot) are read first, from
  * that CPU's first pages, and applied before any event; its end marks say
- * how many pages each CPU wrote and their CRC-32, which must match.  A
+ * how many pages each CPU wrote and their sum, which must match.  A
  * trace.dat of trace-cmd has no marks: every CPU starts unknown, and the
  * window is the span of its events.
  *
@@ -30,10 +30,10 @@
 
 struct cpu_read {
 	uint64_t pages, records, last_ts, first_ts;
-	uint64_t sum;			/* of its pages so far, of the recording's kind */
-	uint64_t sum_at_count;		/* after as many pages as the end marks count */
+	struct ts_sum sum;		/* of its pages so far, of the recording's kind */
+	struct ts_sum sum_at_count;	/* after as many pages as the end marks count */
 	uint64_t pages_before_end;	/* the end marks' CPU: pages before them */
-	uint64_t sum_before_end;
+	struct ts_sum sum_before_end;
 	int saw_end;
 };
 
@@ -270,8 +270,10 @@ static int analyse_page(struct reading *r, int i, int n)
 	if (!had_end && r->s.end_cpu >= 0)
 		c->saw_end = 1;
 	c->pages++;
-	c->sum = ts_page_sum(r->s.page_sum, c->sum, r->page,
-			     ts_page_used(r->page, r->df.page_size, r->df.long_size));
+	/* only a recording's pages are checked: trace-cmd's go unsummed */
+	if (r->s.have_start)
+		ts_sum_add(r->s.page_sum, &c->sum, r->page,
+			   ts_page_used(r->page, r->df.page_size, r->df.long_size));
 	if (r->s.sums[cpu].known && c->pages == r->s.sums[cpu].count)
 		c->sum_at_count = c->sum;
 	c->records += r->s.records - records;
@@ -286,12 +288,18 @@ static int analyse_page(struct reading *r, int i, int n)
  * Do the pages match what the end marks say?  The marks' CPU must have
  * exactly the pages they count before the page that holds them; another
  * CPU may have more (pages the kernel handed out only after the count was
- * taken), but the ones counted must be there and match their CRC-32.
+ * taken), but the ones counted must be there and match their sum.
  */
 static int check_marks(struct reading *r)
 {
 	char msg[200];
 
+	if (r->s.page_sum_unknown[0]) {
+		snprintf(msg, sizeof(msg),
+			 "a newer tickstat's recording: its pages are summed with %s, which this tickstat does not know",
+			 r->s.page_sum_unknown);
+		return fail(r, msg);
+	}
 	if (r->s.marks_bad)
 		return fail(r, "corrupt recording: a tickstat mark does not parse");
 	if (!r->s.done)
@@ -310,9 +318,10 @@ static int check_marks(struct reading *r)
 			return fail(r, msg);
 		}
 #ifndef TS_FUZZING	/* let the fuzzer reach the reports behind the check */
-		if (sum->sum != (end ? c->sum_before_end : sum->count ? c->sum_at_count : 0)) {
+		if (!ts_sum_same(&sum->sum, end ? &c->sum_before_end :
+				 sum->count ? &c->sum_at_count : &(struct ts_sum){ 0 })) {
 			snprintf(msg, sizeof(msg), "corrupt recording: CPU %d's pages fail their %s check",
-				 cpu, ts_page_sum_name(r->s.page_sum));
+				 cpu, ts_sum_name(r->s.page_sum));
 			return fail(r, msg);
 		}
 #endif

@@ -3,7 +3,7 @@
  * fuzz_tracedat.c - libFuzzer target: any bytes as an input file (a
  * trace.dat: tickstat's recording or trace-cmd's, v6 or v7, compressed).
  *
- * Built with -DTS_FUZZING, which skips the pages' CRC-32 check so that
+ * Built with -DTS_FUZZING, which skips the pages' sum check so that
  * mutated inputs reach the reports behind it.
  * The reader must return an error or a report; a crash, a leak or
  * undefined behaviour is a bug (ASan and UBSan watch; make fuzz runs with

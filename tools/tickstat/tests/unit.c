@@ -2324,53 +2324,102 @@ static void test_pidmap(void)
 	ts_analysis_free(&an);
 }
 
-/* Fletcher-64 by the book, one word at a time: what ts_fletcher64() must equal */
-static uint64_t fletcher64_reference(const unsigned char *p, size_t len)
+/* Fletcher's sums by the book, one word at a time: what ts_fletcher128() must equal */
+static struct ts_sum fletcher128_reference(const unsigned char *p, size_t len)
 {
-	uint64_t a = 0, b = 0;
+	struct ts_sum s = { 0, 0 };
 
 	for (size_t i = 0; i < len; i += 4) {
 		uint32_t w = 0;
 
 		for (size_t k = 0; k < 4 && i + k < len; k++)
 			w |= (uint32_t)p[i + k] << (8 * k);
-		a = (a + w) % 0xffffffffULL;
-		b = (b + a) % 0xffffffffULL;
+		s.a += w;
+		s.b += s.a;
 	}
-	return b << 32 | a;
+	return s;
 }
 
-/* The pages' sum: the published values, carried on in parts, past a reduction run */
-static void test_fletcher64(void)
+static struct ts_sum fletcher128_of(const void *p, size_t len)
+{
+	struct ts_sum s = { 0, 0 };
+
+	ts_fletcher128(&s, p, len);
+	return s;
+}
+
+/* The pages' sum: by hand, in parts, against the reference, as text, and what it tells */
+static void test_page_sum(void)
 {
 	static unsigned char big[300000];
-	uint64_t sum;
+	struct ts_sum s, r;
+	char text[TS_SUM_TEXT];
 
-	/* Fletcher-64's published check values (32-bit words, zero padded) */
-	CU_ASSERT_EQUAL(ts_fletcher64(0, "abcde", 5), 0xc8c6c527646362c6ULL);
-	CU_ASSERT_EQUAL(ts_fletcher64(0, "abcdef", 6), 0xc8c72b276463c8c6ULL);
-	CU_ASSERT_EQUAL(ts_fletcher64(0, "abcdefgh", 8), 0x312e2b28cccac8c6ULL);
+	/* "abcde": a = 0x64636261 + 0x65, b = 0x64636261 + a */
+	s = fletcher128_of("abcde", 5);
+	CU_ASSERT(s.a == 0x646362c6 && s.b == 0xc8c6c527);
+	ts_sum_text(TS_SUM_FLETCHER128, &s, text);
+	CU_ASSERT_STRING_EQUAL(text, "00000000c8c6c52700000000646362c6");
+	CU_ASSERT_EQUAL(ts_sum_parse(TS_SUM_FLETCHER128, text, &r), 0);
+	CU_ASSERT(ts_sum_same(&r, &s));
+	/* the text exactly: its length, lower-case hex only */
+	{
+		static const char *const bad[] = {
+			"00000000c8c6c52700000000646362c",	/* a digit short */
+			"00000000C8C6C52700000000646362C6",	/* upper case */
+			"-0000000c8c6c52700000000646362c6",	/* a sign */
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+			CU_ASSERT_EQUAL(ts_sum_parse(TS_SUM_FLETCHER128, bad[i], &r), -1);
+	}
+	CU_ASSERT_EQUAL(ts_sum_parse(TS_SUM_CRC32, "aeef2a50", &r), 0);
+	CU_ASSERT_EQUAL(ts_sum_parse(TS_SUM_CRC32, "0aeef2a50", &r), -1);
 	/* page after page: the same as all at once */
-	sum = ts_fletcher64(ts_fletcher64(0, "abcd", 4), "efgh", 4);
-	CU_ASSERT_EQUAL(sum, 0x312e2b28cccac8c6ULL);
-	/* words that overflow 64 bits without the reductions (all ones, then a ramp) */
+	s = fletcher128_of("abcd", 4);
+	ts_fletcher128(&s, "efgh", 4);
+	r = fletcher128_of("abcdefgh", 8);
+	CU_ASSERT(ts_sum_same(&s, &r));
+	/* sums past 2^64 wrap: all ones, then a ramp */
 	memset(big, 0xff, sizeof(big) / 2);
 	for (size_t i = sizeof(big) / 2; i < sizeof(big); i++)
 		big[i] = (unsigned char)(i * 7);
-	CU_ASSERT_EQUAL(ts_fletcher64(0, big, sizeof(big)),
-			fletcher64_reference(big, sizeof(big)));
-	sum = 0;
+	r = fletcher128_reference(big, sizeof(big));
+	s = fletcher128_of(big, sizeof(big));
+	CU_ASSERT(ts_sum_same(&s, &r));
+	s = (struct ts_sum){ 0, 0 };
 	for (size_t off = 0; off < sizeof(big); off += 4096) {
 		size_t len = sizeof(big) - off < 4096 ? sizeof(big) - off : 4096;
 
-		sum = ts_fletcher64(sum, big + off, len);
+		ts_fletcher128(&s, big + off, len);
 	}
-	CU_ASSERT_EQUAL(sum, fletcher64_reference(big, sizeof(big)));
-	/* a reordered pair of words is told */
-	CU_ASSERT_NOT_EQUAL(ts_fletcher64(0, "efghabcd", 8), 0x312e2b28cccac8c6ULL);
+	CU_ASSERT(ts_sum_same(&s, &r));
+	/*
+	 * what it tells: two words swapped, and a word of ones become zeros
+	 * (which Fletcher-64's sums modulo 2^32 - 1 would not tell)
+	 */
+	s = fletcher128_of("efghabcd", 8);
+	r = fletcher128_of("abcdefgh", 8);
+	CU_ASSERT(!ts_sum_same(&s, &r));
+	{
+		static const uint32_t ones[2] = { 0x81100000, 0xffffffff };
+		static const uint32_t zeros[2] = { 0x81100000, 0 };
+		struct ts_sum x = fletcher128_of(ones, 8), y = fletcher128_of(zeros, 8);
+
+		CU_ASSERT(!ts_sum_same(&x, &y));
+	}
 	/* the kinds a recording's start mark names */
-	CU_ASSERT_EQUAL(ts_page_sum(TS_SUM_CRC32, 0, "abcdefgh", 8), 0xaeef2a50);
-	CU_ASSERT_STRING_EQUAL(ts_page_sum_name(TS_SUM_FLETCHER64), "Fletcher-64");
+	s = (struct ts_sum){ 0, 0 };
+	ts_sum_add(TS_SUM_CRC32, &s, "abcdefgh", 8);
+	CU_ASSERT(s.a == 0xaeef2a50 && s.b == 0);
+	CU_ASSERT_STRING_EQUAL(ts_sum_name(TS_SUM_FLETCHER128), "Fletcher-128");
+	{
+		enum ts_sum_kind k = TS_SUM_CRC32;
+
+		CU_ASSERT_EQUAL(ts_sum_kind_parse("fletcher128", &k), 0);
+		CU_ASSERT_EQUAL(k, TS_SUM_FLETCHER128);
+		CU_ASSERT_EQUAL(ts_sum_kind_parse("adler32", &k), -1);
+	}
 }
 
 /* The recorder's count of tasks whose quota it could not keep: read, added up, checked. */
@@ -2962,7 +3011,7 @@ static void test_bad_version_and_pages(void)
 	memcpy(copy + at + 13, "ended", 5);	/* the snapshot mark is damaged */
 	CU_ASSERT_EQUAL(read_bytes(copy, len, err), -1);
 
-	/* an event's field, far from any mark: the CRC-32 finds it */
+	/* an event's field, far from any mark: the page sum finds it */
 	memcpy(copy, buf, len);
 	at = len - 4096 * 3 + 100;		/* inside one of the last CPU's pages */
 	copy[at] ^= 0x10;
@@ -3076,7 +3125,7 @@ int main(int argc, char **argv)
 		{ "names: SCHED sub-reasons of the 6.1 and 6.12 series", test_sched_names },
 		{ "timeline: causes as rows, their exits, split when full", test_timeline_causes },
 		{ "marks: quotas the recorder dropped are counted", test_mark_quotas_dropped },
-		{ "pages: Fletcher-64, as published, in parts and in runs", test_fletcher64 },
+		{ "pages: their sum by hand, in parts, as text, what it tells", test_page_sum },
 		{ "causes: bounded, known per recorder", test_causes_bounded },
 		{ "state: unknown values named by number", test_unknown_values },
 		{ "check: pass, not applicable, no verdict", test_check },
