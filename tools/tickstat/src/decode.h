@@ -66,7 +66,11 @@ struct ts_decoder {
 
 int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps *caps);
 int ts_decode(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev);
-/* the same in two steps, for a caller that looks at the type first: one read of it a record */
+/*
+ * the same in two steps, for a caller that looks at the type first: one
+ * read of it a record.  The type must be the record's own: another one
+ * decodes the wrong fields (bounds-checked, so never out of the record).
+ */
 int ts_decode_type(struct ts_decoder *d, struct tep_record *rec);
 int ts_decode_typed(struct ts_decoder *d, struct tep_record *rec, int type, struct ts_event *ev);
 int ts_decode_print(struct ts_decoder *d, struct tep_record *rec, int type, const char **text,
