@@ -122,17 +122,24 @@ def mark_page(ts: int, print_id: int, pid: int, texts: list[str], page: int) -> 
     return (struct.pack("<QQ", ts, len(body)) + body).ljust(page, b"\0")
 
 
-def copy_sums(kind: str, cpu_pages: list, copies: int, span: int, page: int) -> int:
+def shifted(cpu_pages, k: int, span: int):
+    """A CPU's pages as copy k holds them: each page's time stamp k spans on."""
+    for pg in cpu_pages:
+        ts = struct.unpack_from("<Q", pg, 0)[0]
+        out = bytearray(pg)
+        struct.pack_into("<Q", out, 0, ts + k * span)
+        yield bytes(out)
+
+
+def copy_sums(kind: str, cpu_pages: list, copies: int, span: int, page: int):
     """The sum of a CPU's pages copied COPIES times, each copy's time stamps
     shifted by span.  fletcher128 is linear in the words: a page's sums are
     taken once, and each copy changes only its time stamp's two words."""
     state = pagesum.start(kind)
     if kind == "crc32":
         for k in range(copies):
-            for pg in cpu_pages:
-                out = bytearray(pg)
-                struct.pack_into("<Q", out, 0, struct.unpack_from("<Q", pg, 0)[0] + k * span)
-                state = zlib.crc32(out[:used(out, page)], state)
+            for pg in shifted(cpu_pages, k, span):
+                state = pagesum.add(kind, state, pg[:used(pg, page)])
         return state
     taken = []
     for pg in cpu_pages:
@@ -171,13 +178,6 @@ def main() -> int:
             last = max(last, ts)
     span = (last - first) + 1_000_000_000     # a second past the last page
 
-    def shifted(cpu_pages, k):
-        for pg in cpu_pages:
-            ts = struct.unpack_from("<Q", pg, 0)[0]
-            out = bytearray(pg)
-            struct.pack_into("<Q", out, 0, ts + k * span)
-            yield bytes(out)
-
     extra = {}
     if end_cpu is not None:
         counts = {c: len(p) * copies for c, p in enumerate(pages)}
@@ -211,7 +211,7 @@ def main() -> int:
     out.write(b"\0" * (new_table[0][0] - out.tell()) if new_table else b"")
     for c, cpu_pages in enumerate(pages):
         for k in range(copies):
-            for pg in shifted(cpu_pages, k):
+            for pg in shifted(cpu_pages, k, span):
                 out.write(pg)
         if c in extra:
             out.write(extra[c])

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #include "datfile.h"
 #include "ksym.h"
 #include "stream.h"
