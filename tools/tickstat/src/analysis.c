@@ -303,6 +303,16 @@ void ts_analysis_set_nohz_full_list(struct ts_analysis *an, const char *list)
 	set_text(an->nohz_full, sizeof(an->nohz_full), list);
 }
 
+/* ts_analysis_add_nohz_full_list - the next piece of a list given in pieces */
+void ts_analysis_add_nohz_full_list(struct ts_analysis *an, const char *piece)
+{
+	size_t len = strlen(an->nohz_full);
+
+	if (!piece || !piece[0])
+		return;
+	snprintf(an->nohz_full + len, sizeof(an->nohz_full) - len, "%s%s", len ? "," : "", piece);
+}
+
 /*
  * ts_analysis_set_boot_id - the boot of the kernel that made the stream
  * (its /proc/sys/kernel/random/boot_id), part of a report's identity.

@@ -388,7 +388,7 @@ struct ts_analysis {
 	char source_path[256];
 	char kernel[128];
 	char clock[32];
-	char nohz_full[128];
+	char nohz_full[TS_CPUSET_TEXT_MAX];
 	char boot_id[40];		/* the recording kernel's boot, "" unknown */
 	uint64_t overrun;		/* ring-buffer overruns the kernel counted */
 	uint64_t bad_records;		/* records too short for their format */
@@ -457,6 +457,7 @@ void ts_analysis_set_source_path(struct ts_analysis *an, const char *path);
 void ts_analysis_set_kernel(struct ts_analysis *an, const char *release);
 void ts_analysis_set_clock(struct ts_analysis *an, const char *clock);
 void ts_analysis_set_nohz_full_list(struct ts_analysis *an, const char *list);
+void ts_analysis_add_nohz_full_list(struct ts_analysis *an, const char *piece);
 int ts_analysis_set_boot_id(struct ts_analysis *an, const char *id);
 void ts_analysis_count_overrun(struct ts_analysis *an, uint64_t n);
 void ts_analysis_count_quotas_dropped(struct ts_analysis *an, uint64_t n);

@@ -87,7 +87,7 @@ static void json_kv_null(FILE *out, const char *key, const char *val, const char
 
 static void json_cpus(FILE *out, const char *key, const struct ts_cpuset *set, const char *sep)
 {
-	char buf[512];
+	char buf[TS_CPUSET_TEXT_MAX];
 
 	ts_cpuset_format(set, buf, sizeof(buf));
 	json_kv(out, key, buf, sep);

@@ -78,13 +78,29 @@ static void token(struct dbuf *b, const char *val, size_t n, const char *fmt, ..
 	}
 }
 
+/*
+ * "KEY=LIST" tokens of a CPU list, as many as it takes for each to fit a
+ * mark: the reader takes their union (cpus_value).
+ */
+static void cpus_tokens(struct dbuf *b, const struct ts_cpuset *set, const char *fmt, int j)
+	__attribute__((format(printf, 3, 0)));
+static void cpus_tokens(struct dbuf *b, const struct ts_cpuset *set, const char *fmt, int j)
+{
+	char list[512];
+	int from = 0;
+
+	do {
+		from = ts_cpuset_format_from(set, from, list, sizeof(list));
+		token(b, list, sizeof(list), fmt, j);
+	} while (from >= 0);
+}
+
 static void finding_tokens(struct dbuf *b, const struct ts_finding *f, int j)
 {
-	char cpus[512];
+	char num[16];
 
-	ts_cpuset_format(&f->cpus, cpus, sizeof(cpus));
 	token(b, f->kind->id, 64, "f%d.id", j);
-	token(b, cpus, sizeof(cpus), "f%d.cpus", j);
+	cpus_tokens(b, &f->cpus, "f%d.cpus", j);
 	token(b, f->message, sizeof(f->message), "f%d.msg", j);
 	token(b, f->remedy, sizeof(f->remedy), "f%d.remedy", j);
 	for (int e = 0; e < f->nr_ev; e++) {
@@ -92,25 +108,17 @@ static void finding_tokens(struct dbuf *b, const struct ts_finding *f, int j)
 		token(b, f->ev[e].value, sizeof(f->ev[e].value), "f%d.ev%d.value", j, e);
 	}
 	if (f->key.irq >= 0) {
-		snprintf(cpus, sizeof(cpus), "%d", f->key.irq);
-		token(b, cpus, 16, "f%d.irq", j);
+		snprintf(num, sizeof(num), "%d", f->key.irq);
+		token(b, num, sizeof(num), "f%d.irq", j);
 	}
 	if (f->key.pid >= 0) {
-		snprintf(cpus, sizeof(cpus), "%d", f->key.pid);
-		token(b, cpus, 16, "f%d.pid", j);
+		snprintf(num, sizeof(num), "%d", f->key.pid);
+		token(b, num, sizeof(num), "f%d.pid", j);
 	}
 	if (f->key.name[0])
 		token(b, f->key.name, sizeof(f->key.name), "f%d.name", j);
 	if (f->key.cgroup[0])
 		token(b, f->key.cgroup, sizeof(f->key.cgroup), "f%d.cgroup", j);
-}
-
-static void cpus_token(struct dbuf *b, const char *key, const struct ts_cpuset *set)
-{
-	char list[512];
-
-	ts_cpuset_format(set, list, sizeof(list));
-	token(b, list, sizeof(list), "%s", key);
 }
 
 /*
@@ -147,10 +155,10 @@ char *ts_doctor_marks(const struct ts_audit *a)
 	token(&head, a->release, sizeof(a->release), "kernel");
 	for (size_t off = 0, n = 0; off < cl; off += CMDLINE_CHUNK, n++)
 		token(&head, a->cmdline + off, CMDLINE_CHUNK, "cmdline.%zu", n);
-	cpus_token(&head, "online", &a->online);
-	cpus_token(&head, "nohz_full", &a->nohz_full);
-	cpus_token(&head, "isolated", &a->isolated);
-	cpus_token(&head, "housekeeping", &a->housekeeping);
+	cpus_tokens(&head, &a->online, "online", 0);
+	cpus_tokens(&head, &a->nohz_full, "nohz_full", 0);
+	cpus_tokens(&head, &a->isolated, "isolated", 0);
+	cpus_tokens(&head, &a->housekeeping, "housekeeping", 0);
 	dput(&head, "", 0);
 	if (!head.oom) {
 		char counts[160];
@@ -192,6 +200,18 @@ static int decode(char *s)
 		r += 2;
 	}
 	*w = '\0';
+	return 0;
+}
+
+/* a piece of a CPU list: a long list comes in several (cpus_tokens) */
+static int cpus_value(struct ts_cpuset *set, const char *v)
+{
+	struct ts_cpuset piece;
+
+	if (ts_cpuset_parse(&piece, v))
+		return -1;
+	for (int w = 0; w < TS_CPUSET_WORDS; w++)
+		set->bits[w] |= piece.bits[w];
 	return 0;
 }
 
@@ -252,13 +272,13 @@ static int header_token(struct ts_doctor_rec *r, const char *k, const char *v)
 		return 1;
 	}
 	if (!strcmp(k, "online"))
-		return ts_cpuset_parse(&a->online, v) ? -1 : 1;
+		return cpus_value(&a->online, v) ? -1 : 1;
 	if (!strcmp(k, "nohz_full"))
-		return ts_cpuset_parse(&a->nohz_full, v) ? -1 : 1;
+		return cpus_value(&a->nohz_full, v) ? -1 : 1;
 	if (!strcmp(k, "isolated"))
-		return ts_cpuset_parse(&a->isolated, v) ? -1 : 1;
+		return cpus_value(&a->isolated, v) ? -1 : 1;
 	if (!strcmp(k, "housekeeping"))
-		return ts_cpuset_parse(&a->housekeeping, v) ? -1 : 1;
+		return cpus_value(&a->housekeeping, v) ? -1 : 1;
 	return 0;
 }
 
@@ -287,7 +307,7 @@ static int finding_token(struct ts_doctor_rec *r, const char *k, const char *v)
 		return 0;
 	}
 	if (!strcmp(field, "cpus"))
-		return ts_cpuset_parse(&f->cpus, v) ? -1 : 0;
+		return cpus_value(&f->cpus, v);
 	if (!strcmp(field, "msg"))
 		copy(f->message, sizeof(f->message), v);
 	else if (!strcmp(field, "remedy"))

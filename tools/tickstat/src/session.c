@@ -192,26 +192,22 @@ static int tracefs_mounted(void)
 
 /* Monitored CPUs: -C, else nohz_full, else every online CPU. */
 static int pick_cpus(const struct ts_session_opts *o, struct ts_cpuset *mon,
-		     struct ts_cpuset *online, char *nohz, size_t nohz_len)
+		     struct ts_cpuset *online, struct ts_cpuset *full)
 {
-	struct ts_cpuset full;
-	char buf[4096];
+	char buf[TS_CPUSET_TEXT_MAX];
 
 	if (read_file("/sys/devices/system/cpu/online", buf, sizeof(buf)) ||
 	    ts_cpuset_parse(online, buf)) {
 		err_msg("cannot read /sys/devices/system/cpu/online\n");
 		return -1;
 	}
-	nohz[0] = '\0';
-	if (!read_file("/sys/devices/system/cpu/nohz_full", buf, sizeof(buf)) &&
-	    !ts_cpuset_parse(&full, buf) && !strstr(buf, "null"))
-		ts_cpuset_format(&full, nohz, nohz_len);
-	else
-		memset(&full, 0, sizeof(full));
+	if (read_file("/sys/devices/system/cpu/nohz_full", buf, sizeof(buf)) ||
+	    ts_cpuset_parse(full, buf) || strstr(buf, "null"))
+		memset(full, 0, sizeof(*full));
 	if (!ts_cpuset_empty(&o->cpus))
 		*mon = o->cpus;
-	else if (!ts_cpuset_empty(&full))
-		*mon = full;
+	else if (!ts_cpuset_empty(full))
+		*mon = *full;
 	else
 		*mon = *online;
 	for (int c = 0; c < TS_CPUSET_WORDS * 64; c++) {
@@ -424,9 +420,8 @@ struct ts_session {
 	struct caller_name *callers;	/* named by ts_session_symbol */
 	int nr_callers;
 	struct ts_probes probes;	/* on a kernel without the patched events */
-	struct ts_cpuset mon, online;
+	struct ts_cpuset mon, online, nohz;
 	cpu_set_t away;
-	char nohz[256];
 	int present[NR_EVENTS];
 	int cause_present[NR_CAUSE_EVENTS];
 	int causes;			/* record the causes (--no-causes: 0) */
@@ -1102,6 +1097,24 @@ static void armers_token(struct text *t, unsigned int mask)
 }
 
 /*
+ * "KEY=LIST" tokens of a CPU list, as many as it takes for each to fit a
+ * mark (a reader takes their union, stream.c): a list of a few hundred
+ * CPUs fits one, one of every other CPU of 1024 takes four.
+ */
+static void cpus_tokens(struct text *t, const char *key, const struct ts_cpuset *set)
+{
+	char piece[512];
+	int from = 0;
+
+	do {
+		int space = t->len && t->buf && t->buf[t->len - 1] != ' ';
+
+		from = ts_cpuset_format_from(set, from, piece, sizeof(piece));
+		text_add(t, "%s%s=%s", space ? " " : "", key, piece);
+	} while (from >= 0);
+}
+
+/*
  * Switch tracing on and write the start marks, all on one CPU: "start"
  * right away, so that it lands in the first page of that CPU (a reader
  * looks for it there), then, after the snapshot, "initial" and "ready".
@@ -1111,7 +1124,7 @@ static void armers_token(struct text *t, unsigned int mask)
 static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 {
 	struct text t = { 0 };
-	char list[512], *probes = NULL;
+	char boot_id[64], *probes = NULL;
 	int ret = -1;
 
 	if (setup_events(ss, 1) || extra_events(ss, o, 1))
@@ -1123,17 +1136,16 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 	 */
 	if (ss->writing)
 		text_add(&t, "page_sum=fletcher128 ");
-	ts_cpuset_format(&ss->online, list, sizeof(list));
-	text_add(&t, "cpus=%s nohz_full=%s ", list, ss->nohz);
-	ts_cpuset_format(&ss->mon, list, sizeof(list));
-	text_add(&t, "monitored=%s", list);
+	cpus_tokens(&t, "cpus", &ss->online);
+	cpus_tokens(&t, "nohz_full", &ss->nohz);
+	cpus_tokens(&t, "monitored", &ss->mon);
 	causes_token(&t, causes_enabled(ss));
 	armers_token(&t, armers_enabled(ss));
 	/* the boot, for the report's identity: none without /proc (it is then unknown) */
-	if (!read_file("/proc/sys/kernel/random/boot_id", list, sizeof(list))) {
-		list[strcspn(list, "\n")] = '\0';
-		if (ts_is_boot_id(list))
-			text_add(&t, " boot_id=%s", list);
+	if (!read_file("/proc/sys/kernel/random/boot_id", boot_id, sizeof(boot_id))) {
+		boot_id[strcspn(boot_id, "\n")] = '\0';
+		if (ts_is_boot_id(boot_id))
+			text_add(&t, " boot_id=%s", boot_id);
 	}
 	if (!t.buf)
 		return -1;
@@ -1219,7 +1231,7 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 		err_msg("tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)\n");
 		goto fail;
 	}
-	if (pick_cpus(o, &ss->mon, &ss->online, ss->nohz, sizeof(ss->nohz)))
+	if (pick_cpus(o, &ss->mon, &ss->online, &ss->nohz))
 		goto fail;
 	if (sched_getaffinity(0, sizeof(ss->away), &ss->away))
 		CPU_ZERO(&ss->away);

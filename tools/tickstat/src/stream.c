@@ -256,8 +256,11 @@ static int mark_token(struct ts_stream *s, char *tok)
 	} else if (!strcmp(tok, "nohz_full") || !strcmp(tok, "cpus") || !strcmp(tok, "monitored")) {
 		if (ts_cpuset_parse(&set, v))
 			return -1;
-		if (tok[0] == 'n')
+		/* a long list comes in pieces (session.c): the union */
+		if (tok[0] == 'n' && !s->nohz_pieces++)
 			ts_analysis_set_nohz_full_list(an, v);
+		else if (tok[0] == 'n')
+			ts_analysis_add_nohz_full_list(an, v);
 		for (cpu = 0; cpu < TS_CPUSET_WORDS * 64; cpu++) {
 			if (!ts_cpuset_has(&set, cpu))
 				continue;

@@ -47,6 +47,7 @@ struct ts_stream {
 	int start_seen;			/* "start" applied */
 	int have_start;			/* "ready" applied: the snapshot holds */
 	int initial_count;		/* CPU states the "initial" marks gave */
+	int nohz_pieces;		/* nohz_full= tokens read: a long list has several */
 	int end_cpu;			/* the CPU whose pages carry the end marks, -1 */
 	int end_marks;			/* "end" and "pages" marks seen */
 	uint32_t end_crc;		/* their texts' CRC-32, for "done" */

@@ -88,27 +88,71 @@ int ts_cpuset_parse(struct ts_cpuset *set, const char *list)
 	return 0;
 }
 
-/* ts_cpuset_format - the kernel's list notation, "" when empty */
-void ts_cpuset_format(const struct ts_cpuset *set, char *buf, size_t len)
+/* one element of a list: CPU c, or c-e */
+static int element(char *buf, size_t len, int first, int c, int e)
+{
+	if (e == c)
+		return snprintf(buf, len, "%s%d", first ? "" : ",", c);
+	return snprintf(buf, len, "%s%d-%d", first ? "" : ",", c, e);
+}
+
+/*
+ * ts_cpuset_format_from - the CPUs from "from" on, in whole elements while
+ * they fit buf ("" when none does).  Returns the first CPU left out, or -1
+ * when the list got to its end: a long list cut into pieces that each fit
+ * a mark, to be read back as the union of the pieces.
+ */
+int ts_cpuset_format_from(const struct ts_cpuset *set, int from, char *buf, size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (int c = 0; c < TS_CPUSET_WORDS * 64; c++) {
-		int e = c;
+	for (int c = from < 0 ? 0 : from; c < TS_CPUSET_WORDS * 64; c++) {
+		int e = c, n;
 
 		if (!ts_cpuset_has(set, c))
 			continue;
 		while (ts_cpuset_has(set, e + 1))
 			e++;
-		if (e == c)
-			used += snprintf(buf + used, used < len ? len - used : 0,
-					 "%s%d", used ? "," : "", c);
-		else
-			used += snprintf(buf + used, used < len ? len - used : 0,
-					 "%s%d-%d", used ? "," : "", c, e);
+		n = element(buf + used, len - used, !used, c, e);
+		if (n < 0 || (size_t)n >= len - used) {
+			buf[used] = '\0';
+			return c;
+		}
+		used += n;
 		c = e;
 	}
+	return -1;
+}
+
+/*
+ * ts_cpuset_format - the kernel's list notation, "" when empty.  A list
+ * that does not fit len ends in "..." after its last whole element, never
+ * in a cut number ("0-3,5,..."; "..." alone).  Returns the length of the
+ * whole list: len must be more for all of it (TS_CPUSET_TEXT_MAX always is).
+ */
+size_t ts_cpuset_format(const struct ts_cpuset *set, char *buf, size_t len)
+{
+	char whole[TS_CPUSET_TEXT_MAX], *cut;
+	size_t n;
+
+	ts_cpuset_format_from(set, 0, whole, sizeof(whole));
+	n = strlen(whole);
+	if (!len)
+		return n;
+	if (n < len) {
+		memcpy(buf, whole, n + 1);
+		return n;
+	}
+	/* the whole elements before a comma that leaves room for ",..." */
+	whole[len > 4 ? len - 4 : 0] = '\0';
+	cut = strrchr(whole, ',');
+	if (cut)
+		cut[1] = '\0';
+	else
+		whole[0] = '\0';
+	snprintf(buf, len, "%s...", whole);
+	return n;
 }
 
 int ts_cpuset_has(const struct ts_cpuset *set, int cpu)

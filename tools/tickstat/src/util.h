@@ -27,8 +27,17 @@ struct ts_cpuset {
 	uint64_t bits[TS_CPUSET_WORDS];
 };
 
+/*
+ * The longest list of TS_CPUSET_WORDS * 64 CPUs in the kernel's notation,
+ * with its NUL: an element ("1000-1001,") takes at most 10 characters and
+ * covers at least 3 CPUs with the gap after it, so 1024 CPUs take at most
+ * 3414.
+ */
+#define TS_CPUSET_TEXT_MAX	4096
+
 int ts_cpuset_parse(struct ts_cpuset *set, const char *list);
-void ts_cpuset_format(const struct ts_cpuset *set, char *buf, size_t len);
+size_t ts_cpuset_format(const struct ts_cpuset *set, char *buf, size_t len);
+int ts_cpuset_format_from(const struct ts_cpuset *set, int from, char *buf, size_t len);
 int ts_cpuset_has(const struct ts_cpuset *set, int cpu);
 void ts_cpuset_add(struct ts_cpuset *set, int cpu);
 int ts_cpuset_empty(const struct ts_cpuset *set);

@@ -710,6 +710,59 @@ static void test_cpuset(void)
 	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, "1-2,4\n"), 0);
 }
 
+/*
+ * A list longer than its buffer ends in "..." after a whole element, never
+ * in a cut number; TS_CPUSET_TEXT_MAX holds the longest of 1024 CPUs; and
+ * the pieces ts_cpuset_format_from() cuts a list into are its union.
+ */
+static void test_cpuset_long(void)
+{
+	struct ts_cpuset s, back, piece;
+	char buf[TS_CPUSET_TEXT_MAX], small[8];
+	size_t n;
+	int from = 0, pieces = 0;
+
+	CU_ASSERT_EQUAL(ts_cpuset_parse(&s, "1-3,5,100-200"), 0);
+	CU_ASSERT_EQUAL(ts_cpuset_format(&s, small, sizeof(small)), 13);
+	CU_ASSERT_STRING_EQUAL(small, "1-3,...");
+	CU_ASSERT_EQUAL(ts_cpuset_format(&s, small, 4), 13);
+	CU_ASSERT_STRING_EQUAL(small, "...");
+	/* the longest lists: a pair and a gap ("1000-1001,"), every other CPU */
+	for (int step = 2; step <= 3; step++) {
+		memset(&s, 0, sizeof(s));
+		for (int c = 0; c < TS_CPUSET_WORDS * 64; c++)
+			if (c % step != step - 1)
+				ts_cpuset_add(&s, c);
+		n = ts_cpuset_format(&s, buf, sizeof(buf));
+		CU_ASSERT(n > 2000 && n < sizeof(buf));
+		CU_ASSERT_EQUAL(strlen(buf), n);
+		CU_ASSERT_EQUAL(ts_cpuset_parse(&back, buf), 0);
+		CU_ASSERT_EQUAL(memcmp(&back, &s, sizeof(s)), 0);
+		memset(&back, 0, sizeof(back));
+		from = 0;
+		pieces = 0;
+		do {
+			char part[512];
+
+			from = ts_cpuset_format_from(&s, from, part, sizeof(part));
+			/* each piece as full as whole elements make it, but the last */
+			CU_ASSERT(strlen(part) < sizeof(part) && (from < 0 || strlen(part) > 500));
+			CU_ASSERT_EQUAL(ts_cpuset_parse(&piece, part), 0);
+			for (int w = 0; w < TS_CPUSET_WORDS; w++) {
+				CU_ASSERT_FALSE(back.bits[w] & piece.bits[w]);
+				back.bits[w] |= piece.bits[w];
+			}
+			pieces++;
+		} while (from >= 0 && pieces < 100);
+		CU_ASSERT(pieces >= 4 && pieces <= 8);
+		CU_ASSERT_EQUAL(memcmp(&back, &s, sizeof(s)), 0);
+	}
+	/* an empty list is one empty piece */
+	memset(&s, 0, sizeof(s));
+	CU_ASSERT_EQUAL(ts_cpuset_format_from(&s, 0, small, sizeof(small)), -1);
+	CU_ASSERT_STRING_EQUAL(small, "");
+}
+
 /* Numbers as users write them, and nothing else strtod() would take */
 static void test_parse_numbers(void)
 {
@@ -2212,6 +2265,45 @@ static void test_mark_boot_id(void)
 }
 
 /*
+ * A start mark's CPU lists in pieces (session.c cuts a list that does not
+ * fit a mark, as every other CPU of 1024 does): the union of the pieces,
+ * and the nohz_full list whole.
+ */
+static void test_mark_cpu_list_pieces(void)
+{
+	char piece[512], mark[TS_MARK_MAX + 1], whole[TS_CPUSET_TEXT_MAX];
+	struct ts_cpuset odd;
+	struct ts_stream st;
+	int from = 0, pieces = 0;
+
+	memset(&odd, 0, sizeof(odd));
+	for (int c = 1; c < TS_MAX_CPUS; c += 2)
+		ts_cpuset_add(&odd, c);
+	ts_analysis_init(&an);
+	CU_ASSERT_EQUAL_FATAL(ts_stream_init(&st, &an, 4096, 8), 0);
+	snprintf(mark, sizeof(mark), TS_MARK_PREFIX "start: cpus=0-%d", TS_MAX_CPUS - 1);
+	CU_ASSERT_EQUAL(ts_stream_mark(&st, 0, mark, strlen(mark)), 0);
+	do {
+		from = ts_cpuset_format_from(&odd, from, piece, sizeof(piece));
+		snprintf(mark, sizeof(mark), TS_MARK_PREFIX "start: nohz_full=%s", piece);
+		CU_ASSERT_EQUAL(ts_stream_mark(&st, 0, mark, strlen(mark)), 0);
+		snprintf(mark, sizeof(mark), TS_MARK_PREFIX "start: monitored=%s", piece);
+		CU_ASSERT_EQUAL(ts_stream_mark(&st, 0, mark, strlen(mark)), 0);
+		pieces++;
+	} while (from >= 0);
+	CU_ASSERT(pieces > 1);
+	for (int c = 0; c < TS_MAX_CPUS; c++) {
+		CU_ASSERT_PTR_NOT_NULL_FATAL(an.cpus[c]);
+		CU_ASSERT_EQUAL(an.cpus[c]->active, c % 2);
+		CU_ASSERT_EQUAL(an.cpus[c]->nohz_full, c % 2);
+	}
+	ts_cpuset_format(&odd, whole, sizeof(whole));
+	CU_ASSERT_STRING_EQUAL(an.nohz_full, whole);
+	ts_stream_free(&st);
+	ts_analysis_free(&an);
+}
+
+/*
  * The marks' cause types and co-runner quotas: a start mark without causes
  * (an older recorder) counts none; a quota is QUOTA/PERIOD or max, and a
  * bad one makes the mark one that does not parse.
@@ -2518,6 +2610,11 @@ static void test_doctor_marks_round_trip(void)
 	snprintf(root, sizeof(root), "%s/doctor/guest", fixtures);
 	CU_ASSERT_EQUAL_FATAL(ts_audit_run(&a, root), 0);
 	CU_ASSERT_FATAL(a.nr > 3);
+	/* CPU lists longer than a mark, in pieces */
+	memset(&a.nohz_full, 0, sizeof(a.nohz_full));
+	for (int c = 1; c < TS_CPUSET_WORDS * 64; c += 2)
+		ts_cpuset_add(&a.nohz_full, c);
+	a.f[0].cpus = a.nohz_full;
 	/* a command line longer than a mark, in pieces */
 	memset(a.cmdline, 'x', 900);
 	snprintf(a.cmdline + 900, sizeof(a.cmdline) - 900, "%s", " nohz_full=1-3 % \xc3\xa9");
@@ -3095,6 +3192,7 @@ int main(int argc, char **argv)
 		{ "hist: percentile error within 12.5%", test_hist_error_bound },
 		{ "hist: log2 buckets", test_hist_log2 },
 		{ "cpuset: parse and format", test_cpuset },
+		{ "cpuset: long lists, cut or in pieces", test_cpuset_long },
 		{ "decode: the tick's hrtimer by either name", test_decode_tick_names },
 		{ "state: patched, two tasks then one", test_patched_two_tasks },
 		{ "state: stock, restart inferred from a refusal", test_stock_inferred_restart },
@@ -3118,6 +3216,7 @@ int main(int argc, char **argv)
 		{ "decode: v3's tick_dep_sched is v2's reason-change tick_dep_set",
 		  test_decode_dep_sched },
 		{ "state: SCHED's sub-reasons by time, in any order", test_sched_split },
+		{ "marks: a start mark's CPU lists in pieces", test_mark_cpu_list_pieces },
 		{ "marks: cause types recorded, co-runner quotas", test_mark_causes_quotas },
 		{ "pidmap: O(1) quota lookups, bounded, a full map counted", test_pidmap },
 		{ "decode: one table lookup routes a record, wide ids none", test_decode_routes },
