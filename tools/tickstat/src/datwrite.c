@@ -15,6 +15,7 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <unistd.h>
 
 #include "datwrite.h"
@@ -223,19 +224,66 @@ static void put_formats(struct ts_datwrite *w)
 /* A CPU's pages from the spool, a run of consecutive ones at a time. */
 #define COPY_RUN	16
 
-static int copy_pages(struct ts_datwrite *w, const struct ts_dw_cpu *c)
+/*
+ * len bytes of the spool from off, into the file: copied in the kernel
+ * (copy_file_range() within a file system, sendfile() to a pipe or
+ * another one), one copy of each page where a read() and a write() made
+ * two.  Returns 0, or -1 when this way cannot (*way moves on) or failed
+ * (w->error set).
+ */
+static int copy_in_kernel(struct ts_datwrite *w, enum ts_dw_copy *way, off_t off, size_t len)
 {
-	char *buf = malloc((size_t)w->page_size * COPY_RUN);
+	int fd = fileno(w->out), copied = 0;
 
-	if (!buf)
-		return -1;
-	for (uint32_t i = 0, n; i < c->nr; i += n) {
+	while (len) {
+		ssize_t n;
+		loff_t from = off;
+
+		if (*way == TS_DW_COPY_RANGE)
+			n = copy_file_range(w->spool, &from, fd, NULL, len, 0);
+		else
+			n = sendfile(fd, w->spool, &from, len);
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			/* a way this kernel or file does not take: the next, from the same place */
+			if (n < 0 && !copied && (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
+						 errno == EOPNOTSUPP || errno == EBADF)) {
+				(*way)++;
+				return -1;
+			}
+			w->error = n < 0 ? errno : EIO;
+			return -1;
+		}
+		off += n;
+		len -= n;
+		copied = 1;
+	}
+	return 0;
+}
+
+static int copy_pages(struct ts_datwrite *w, const struct ts_dw_cpu *c, enum ts_dw_copy *way)
+{
+	char *buf = NULL;
+
+	for (uint32_t i = 0, n; i < c->nr && !w->error; i += n) {
+		off_t off = (off_t)c->pages[i] * w->page_size;
 		size_t len;
 
 		for (n = 1; n < COPY_RUN && i + n < c->nr && c->pages[i + n] == c->pages[i] + n; n++)
 			;
 		len = (size_t)n * w->page_size;
-		if (pread(w->spool, buf, len, (off_t)c->pages[i] * w->page_size) != (ssize_t)len) {
+		while (*way != TS_DW_COPY_READ && copy_in_kernel(w, way, off, len) && !w->error)
+			;
+		if (*way != TS_DW_COPY_READ)
+			continue;
+		if (!buf)
+			buf = malloc((size_t)w->page_size * COPY_RUN);
+		if (!buf) {
+			w->error = ENOMEM;
+			break;
+		}
+		if (pread(w->spool, buf, len, off) != (ssize_t)len) {
 			w->error = errno ? errno : EIO;
 			break;
 		}
@@ -250,6 +298,7 @@ static int copy_pages(struct ts_datwrite *w, const struct ts_dw_cpu *c)
  */
 int ts_dw_finish(struct ts_datwrite *w, const struct ts_dw_meta *m)
 {
+	enum ts_dw_copy way = TS_DW_COPY_RANGE;
 	uint64_t off;
 	long pos;
 	char clock[64];
@@ -302,8 +351,12 @@ int ts_dw_finish(struct ts_datwrite *w, const struct ts_dw_meta *m)
 		put_le(w, 0, 1);
 		pos++;
 	}
+	/* stdio's buffer first: the kernel's copies go to the file's offset */
+	if (fflush(w->out) && !w->error)
+		w->error = errno;
 	for (int c = 0; c < w->nr_cpus && !w->error; c++)
-		copy_pages(w, &w->cpu[c]);
+		copy_pages(w, &w->cpu[c], &way);
+	w->copied_by = way;
 	if (fflush(w->out) && !w->error)
 		w->error = errno;
 	errno = w->error;

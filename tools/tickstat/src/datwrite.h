@@ -30,6 +30,13 @@ struct ts_dw_format {
 	size_t len;
 };
 
+/* how ts_dw_finish() copies the spool into the file: the first way that works */
+enum ts_dw_copy {
+	TS_DW_COPY_RANGE,		/* copy_file_range(): the same file system */
+	TS_DW_COPY_SENDFILE,		/* sendfile(): a pipe, another file system */
+	TS_DW_COPY_READ,		/* pread() and fwrite(): an O_APPEND file */
+};
+
 struct ts_datwrite {
 	FILE *out;
 	int spool;			/* unlinked temporary file */
@@ -43,6 +50,7 @@ struct ts_datwrite {
 	uint32_t run_pages, run_first;
 	struct ts_dw_format *formats, **formats_tail;
 	int error;			/* errno of the first failure */
+	enum ts_dw_copy copied_by;	/* set by ts_dw_finish() */
 };
 
 /* The parts of the header the recorder gathers. */

@@ -3,12 +3,16 @@
  * unit_spool.c - the trace.dat writer's spool (datwrite.c): pages of two
  * CPUs, interleaved, in runs of one buffer and page by page out of a
  * reused one, come back in the file each CPU's in order and byte for
- * byte, with the count and sum the end marks take.
+ * byte, with the count and sum the end marks take; copied into a file
+ * (copy_file_range), into a pipe (sendfile) and into a file opened to
+ * append (read and written).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CUnit/Basic.h>
@@ -43,12 +47,13 @@ static int no_format(void *ctx, const char *system, const char *text, size_t len
 	return 0;
 }
 
-void test_spool_round_trip(void)
+static void spool_round_trip(enum ts_dw_copy way)
 {
 	static unsigned char batch[16 * PAGE], one[PAGE], back[PAGE];
 	int order[2][PAGES], nr[2] = { 0, 0 }, k = 0;
 	struct ts_sum sums[2] = { { 0, 0 }, { 0, 0 } };
-	char path[] = "/tmp/tickstat-unit-spool-XXXXXX";
+	char path[64] = "/tmp/tickstat-unit-spool-XXXXXX";
+	const char *shm = "/dev/shm/tickstat-unit-spool";
 	struct ts_dw_meta m = {
 		.header_page = header_page, .header_page_len = sizeof(header_page) - 1,
 		.header_event = "", .kallsyms = "", .cmdlines = "",
@@ -58,8 +63,29 @@ void test_spool_round_trip(void)
 	struct ts_datwrite w;
 	struct ts_datfile df;
 	int fd = mkstemp(path);
-	FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct stat here, there;
+	FILE *out;
 
+	CU_ASSERT_FATAL(fd >= 0);
+	if (way == TS_DW_COPY_SENDFILE) {
+		/* the spool beside path, the file in /dev/shm: another file system */
+		int to = open(shm, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (to >= 0 && !fstat(to, &there) && !fstat(fd, &here) && here.st_dev != there.st_dev) {
+			close(fd);
+			unlink(path);
+			fd = to;
+		} else {
+			if (to >= 0)
+				close(to);
+			unlink(shm);
+			way = TS_DW_COPY_RANGE;		/* no /dev/shm apart here */
+		}
+	} else if (way == TS_DW_COPY_READ) {
+		close(fd);
+		fd = open(path, O_WRONLY | O_APPEND);
+	}
+	out = fd >= 0 ? fdopen(fd, "w") : NULL;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
 	CU_ASSERT_EQUAL_FATAL(ts_dw_init(&w, out, path, PAGE, 8, 2), 0);
 	while (k < PAGES) {
@@ -91,8 +117,11 @@ void test_spool_round_trip(void)
 		CU_ASSERT(ts_sum_same(&sum, &sums[c]));
 	}
 	CU_ASSERT_EQUAL_FATAL(ts_dw_finish(&w, &m), 0);
+	CU_ASSERT_EQUAL(w.copied_by, way);
 	ts_dw_free(&w);
 	fclose(out);
+	if (access(shm, F_OK) == 0)
+		strcpy(path, shm);
 	CU_ASSERT_EQUAL_FATAL(ts_dat_open(&df, path, no_format, NULL), 0);
 	CU_ASSERT_EQUAL(df.nr_cpus, 2);
 	for (int i = 0; i < df.nr_cpus; i++) {
@@ -110,4 +139,11 @@ void test_spool_round_trip(void)
 	}
 	ts_dat_close(&df);
 	unlink(path);
+}
+
+void test_spool_round_trip(void)
+{
+	spool_round_trip(TS_DW_COPY_RANGE);
+	spool_round_trip(TS_DW_COPY_SENDFILE);
+	spool_round_trip(TS_DW_COPY_READ);
 }
