@@ -232,6 +232,38 @@ static void build_routes(struct ts_decoder *d)
  * Fills caps with what the kernel that produced the stream can tell.
  * Returns 0, or -1 when not even timer:tick_stop is there.
  */
+/* a field of size bytes at a sane offset: its end, else 0 */
+static int field_end(const struct tep_format_field *f, int size)
+{
+	return f && f->size == size && f->offset >= 0 && f->offset < 65536 ? f->offset + size : 0;
+}
+
+/* the fields read without a check at each record (struct ts_decoder) */
+static void fast_fields(struct ts_decoder *d)
+{
+	struct tep_format_field **f = d->field;
+	int ends[4];
+
+	/* a record shorter than 8 bytes is refused before any field is read */
+	if (field_end(d->common_type, 2) && field_end(d->common_type, 2) <= 8)
+		d->type_at = d->common_type->offset + 1;
+	if (field_end(f[F_PID], 4) && field_end(f[F_PID], 4) <= 8)
+		d->pid_at = f[F_PID]->offset + 1;
+	ends[0] = field_end(f[F_SW_PREV_PID], 4);
+	ends[1] = field_end(f[F_SW_NEXT_PID], 4);
+	ends[2] = field_end(f[F_SW_PREV_COMM], 16);
+	ends[3] = field_end(f[F_SW_NEXT_COMM], 16);
+	if (!ends[0] || !ends[1] || !ends[2] || !ends[3])
+		return;
+	for (int i = 0; i < 4; i++)
+		if (ends[i] > d->sw_end)
+			d->sw_end = ends[i];
+	d->sw_prev_pid = f[F_SW_PREV_PID]->offset;
+	d->sw_next_pid = f[F_SW_NEXT_PID]->offset;
+	d->sw_prev_comm = f[F_SW_PREV_COMM]->offset;
+	d->sw_next_comm = f[F_SW_NEXT_COMM]->offset;
+}
+
 int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps *caps)
 {
 	struct tep_event *stop, *retain, *restart, *set, *clr, *dsched, *sw, *hrt, *print;
@@ -290,6 +322,7 @@ int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps
 	f[F_COMMON_FLAGS] = stop ? tep_find_common_field(stop, "common_flags") : NULL;
 	cause_events(d, hrt);
 	vector_events(d);
+	fast_fields(d);
 
 	memset(caps, 0, sizeof(*caps));
 	caps->tick_stop = f[F_STOP_SUCCESS] && f[F_STOP_DEP];
@@ -370,7 +403,12 @@ static int num(struct ts_decoder *d, enum ts_field_id id, struct tep_record *rec
 static int record_type(struct ts_decoder *d, struct tep_record *rec)
 {
 	unsigned long long v;
+	uint16_t t;
 
+	if (d->type_at) {
+		memcpy(&t, (const char *)rec->data + d->type_at - 1, 2);
+		return le16toh(t);
+	}
 	if (!d->common_type)
 		return tep_data_type(d->tep, rec);
 	return read_field(d->common_type, rec, &v) ? -1 : (int)v;
@@ -620,10 +658,29 @@ static int decode_dep_sched(struct ts_decoder *d, struct tep_record *rec,
 	return 0;
 }
 
+/* a 4-byte field at a known offset inside the record */
+static int32_t at32(const struct tep_record *rec, int off)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)rec->data + off, 4);
+	return (int32_t)le32toh(v);
+}
+
 static int decode_switch(struct ts_decoder *d, struct tep_record *rec, struct ts_event *ev)
 {
 	unsigned long long prev, next;
 
+	if (d->sw_end && rec->size >= d->sw_end) {
+		/* fixed sizes: the copies are a few moves, not calls */
+		ev->kind = TS_EV_SWITCH;
+		ev->sw.prev_pid = at32(rec, d->sw_prev_pid);
+		ev->sw.next_pid = at32(rec, d->sw_next_pid);
+		memcpy(ev->sw.prev_comm, (const char *)rec->data + d->sw_prev_comm, 15);
+		memcpy(ev->sw.next_comm, (const char *)rec->data + d->sw_next_comm, 15);
+		ev->sw.prev_comm[15] = ev->sw.next_comm[15] = '\0';
+		return 0;
+	}
 	if (num(d, F_SW_PREV_PID, rec, &prev) || num(d, F_SW_NEXT_PID, rec, &next))
 		return -1;
 	ev->kind = TS_EV_SWITCH;
@@ -646,7 +703,8 @@ int ts_decode_print(struct ts_decoder *d, struct tep_record *rec, int type, cons
 	struct tep_format_field *f = d->field[F_PRINT_BUF];
 	const char *p;
 
-	if (!f || d->id_print < 0 || rec->size < 8 || type != d->id_print ||
+	/* the type first: most records are not prints */
+	if (type != d->id_print || !f || d->id_print < 0 || rec->size < 8 ||
 	    f->offset < 0 || f->offset > rec->size)
 		return 0;
 	p = (const char *)rec->data + f->offset;
@@ -688,7 +746,9 @@ int ts_decode_typed(struct ts_decoder *d, struct tep_record *rec, int type, stru
 	memset(ev, 0, sizeof(*ev));
 	ev->cpu = rec->cpu;
 	ev->ts = rec->ts;
-	if (!num(d, F_PID, rec, &v))
+	if (d->pid_at)
+		ev->pid = at32(rec, d->pid_at - 1);
+	else if (!num(d, F_PID, rec, &v))
 		ev->pid = (int)v;
 
 	switch (r) {

@@ -52,6 +52,15 @@ struct ts_decoder {
 	struct tep_format_field *field[TS_NR_FIELDS];
 	/* every record's event id, where every format has it (struct trace_entry) */
 	struct tep_format_field *common_type;
+	/*
+	 * Where every record has its id and pid, and where sched_switch has
+	 * its fields (most of a recording's records), as the formats put
+	 * them: checked once here, read at each record without a check a
+	 * field.  0: read field by field (read_field()).
+	 */
+	int type_at, pid_at;		/* offset + 1, inside a record's first 8 bytes */
+	int sw_end;			/* the bytes a switch's fields take */
+	int sw_prev_pid, sw_next_pid, sw_prev_comm, sw_next_comm;
 	uint64_t tick_fn;		/* the tick's hrtimer function, 0 unknown */
 	uint64_t bad_records;		/* records too short for their format */
 	struct ts_probedec probes;	/* tickstat's kprobe events, on a stock kernel */
