@@ -16,8 +16,50 @@
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "pagesum.h"
+
+#ifdef __SSE2__
+/*
+ * Four words at a time, in four lanes of 64-bit sums (SSE2: every x86-64
+ * has it), for 1.75 instructions a word where one at a time took 3.4:
+ * lane j sums the words at 4m + j (A_j) and A_j after each of them (B_j).
+ * Over n = 4M words, the word at 4m + j adds M - m times to B_j, and n -
+ * 4m - j times to Fletcher's b: each lane gives b 4 B_j - j A_j, besides
+ * the n a of the words before.  Exact modulo 2^64, as the sums are.
+ * Returns the words summed (a multiple of 4).
+ */
+static size_t fletcher_lanes(uint64_t *a, uint64_t *b, const unsigned char *p, size_t words)
+{
+	const __m128i zero = _mm_setzero_si128();
+	__m128i a01 = zero, a23 = zero, b01 = zero, b23 = zero;
+	size_t quads = words / 4;
+	uint64_t la[4], lb[4];
+
+#pragma GCC unroll 8
+	for (size_t i = 0; i < quads; i++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * i));
+
+		a01 = _mm_add_epi64(a01, _mm_unpacklo_epi32(v, zero));
+		a23 = _mm_add_epi64(a23, _mm_unpackhi_epi32(v, zero));
+		b01 = _mm_add_epi64(b01, a01);
+		b23 = _mm_add_epi64(b23, a23);
+	}
+	_mm_storeu_si128((__m128i *)la, a01);
+	_mm_storeu_si128((__m128i *)(la + 2), a23);
+	_mm_storeu_si128((__m128i *)lb, b01);
+	_mm_storeu_si128((__m128i *)(lb + 2), b23);
+	*b += 4 * quads * *a;
+	for (int j = 0; j < 4; j++) {
+		*b += 4 * lb[j] - j * la[j];
+		*a += la[j];
+	}
+	return 4 * quads;
+}
+#endif
 
 /*
  * ts_fletcher128 - Fletcher's checksum of buf, carried on in s (zeroed to
@@ -30,10 +72,12 @@ void ts_fletcher128(struct ts_sum *s, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 	uint64_t a = s->a, b = s->b;
-	size_t words = len / 4;
+	size_t words = len / 4, i = 0;
 
-#pragma GCC unroll 8
-	for (size_t i = 0; i < words; i++) {
+#ifdef __SSE2__
+	i = fletcher_lanes(&a, &b, p, words);
+#endif
+	for (; i < words; i++) {
 		uint32_t w;
 
 		memcpy(&w, p + 4 * i, 4);

@@ -2479,6 +2479,19 @@ static void test_page_sum(void)
 	r = fletcher128_reference(big, sizeof(big));
 	s = fletcher128_of(big, sizeof(big));
 	CU_ASSERT(ts_sum_same(&s, &r));
+	/* every length and alignment, alone and after a page (the lanes and the rest) */
+	for (size_t len = 0; len < 70; len++) {
+		for (size_t off = 0; off < 4; off++) {
+			s = fletcher128_of(big + sizeof(big) / 2 + off, len);
+			r = fletcher128_reference(big + sizeof(big) / 2 + off, len);
+			CU_ASSERT(ts_sum_same(&s, &r));
+			s = fletcher128_of(big + sizeof(big) / 2 - 4096, 4096);
+			ts_fletcher128(&s, big + sizeof(big) / 2, len);
+			r = fletcher128_reference(big + sizeof(big) / 2 - 4096, 4096 + len);
+			CU_ASSERT(ts_sum_same(&s, &r));
+		}
+	}
+	r = fletcher128_reference(big, sizeof(big));
 	s = (struct ts_sum){ 0, 0 };
 	for (size_t off = 0; off < sizeof(big); off += 4096) {
 		size_t len = sizeof(big) - off < 4096 ? sizeof(big) - off : 4096;
