@@ -23,14 +23,22 @@
  * system's:
  *	insncount-kernel vcpu=1 tag=0x71c50012 insns=23456789
  *
- * usage: qemu-system-x86_64 -plugin insncount.so,out=FILE ...
+ * With kprof=FILE, each kernel block's count is kept apart too, and at
+ * each stop the blocks that ran are written to FILE, for
+ * tests/bench/kprof to name their functions (System.map):
+ *	stop vcpu=0 tag=0x71c50062
+ *	ffffffff810a1b20 1234
+ *
+ * usage: qemu-system-x86_64 -plugin insncount.so,out=FILE[,kprof=FILE] ...
  *
  * Built against QEMU 7.2's plugin API (version 1): qemu-plugin-api.h.
  */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "qemu-plugin-api.h"
@@ -56,6 +64,17 @@ static struct vcpu_count {
 
 static FILE *out;
 
+/* kprof: every kernel block translated, with what it ran while counting */
+struct kblock {
+	uint64_t vaddr;
+	uint64_t insns;
+	unsigned int n;
+};
+static FILE *kprof;
+static struct kblock **kblocks;
+static size_t nr_kblocks, cap_kblocks;
+static pthread_mutex_t kblocks_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void tb_exec(unsigned int vcpu, void *data)
 {
 	uintptr_t n = (uintptr_t)data & ~KERNEL_BLOCK;
@@ -65,6 +84,65 @@ static void tb_exec(unsigned int vcpu, void *data)
 	vcpus[vcpu].insns += n;
 	if ((uintptr_t)data & KERNEL_BLOCK)
 		vcpus[vcpu].kernel_insns += n;
+}
+
+/* a kernel block, with kprof: counted in its own slot too */
+static void kblock_exec(unsigned int vcpu, void *data)
+{
+	struct kblock *k = data;
+
+	if (vcpu >= MAX_VCPUS || !vcpus[vcpu].counting)
+		return;
+	vcpus[vcpu].insns += k->n;
+	vcpus[vcpu].kernel_insns += k->n;
+	__atomic_fetch_add(&k->insns, k->n, __ATOMIC_RELAXED);
+}
+
+static struct kblock *new_kblock(uint64_t vaddr, unsigned int n)
+{
+	struct kblock *k = calloc(1, sizeof(*k));
+
+	if (!k)
+		return NULL;
+	k->vaddr = vaddr;
+	k->n = n;
+	pthread_mutex_lock(&kblocks_lock);
+	if (nr_kblocks == cap_kblocks) {
+		size_t cap = cap_kblocks ? 2 * cap_kblocks : 4096;
+		struct kblock **more = realloc(kblocks, cap * sizeof(*more));
+
+		if (!more) {
+			pthread_mutex_unlock(&kblocks_lock);
+			free(k);
+			return NULL;
+		}
+		kblocks = more;
+		cap_kblocks = cap;
+	}
+	kblocks[nr_kblocks++] = k;
+	pthread_mutex_unlock(&kblocks_lock);
+	return k;
+}
+
+/*
+ * The kernel blocks that ran since the last start, their counts zeroed:
+ * written at a stop (write), only zeroed at a start.
+ */
+static void take_kprof(unsigned int vcpu, uint32_t tag, bool write)
+{
+	if (write)
+		fprintf(kprof, "stop vcpu=%u tag=0x%08x\n", vcpu, (unsigned int)tag);
+	pthread_mutex_lock(&kblocks_lock);
+	for (size_t i = 0; i < nr_kblocks; i++) {
+		uint64_t n = __atomic_exchange_n(&kblocks[i]->insns, 0, __ATOMIC_RELAXED);
+
+		if (n && write)
+			fprintf(kprof, "%llx %llu\n", (unsigned long long)kblocks[i]->vaddr,
+				(unsigned long long)n);
+	}
+	pthread_mutex_unlock(&kblocks_lock);
+	if (write)
+		fflush(kprof);
 }
 
 static void marker_exec(unsigned int vcpu, void *tag_ptr)
@@ -77,6 +155,8 @@ static void marker_exec(unsigned int vcpu, void *tag_ptr)
 		vcpus[vcpu].insns = 0;
 		vcpus[vcpu].kernel_insns = 0;
 		vcpus[vcpu].counting = true;
+		if (kprof)
+			take_kprof(vcpu, tag, false);
 	} else if (vcpus[vcpu].counting) {
 		vcpus[vcpu].counting = false;
 		fprintf(out, "insncount vcpu=%u tag=0x%08x insns=%llu\n", vcpu,
@@ -84,6 +164,8 @@ static void marker_exec(unsigned int vcpu, void *tag_ptr)
 		fprintf(out, "insncount-kernel vcpu=%u tag=0x%08x insns=%llu\n", vcpu,
 			(unsigned int)tag, (unsigned long long)vcpus[vcpu].kernel_insns);
 		fflush(out);
+		if (kprof)
+			take_kprof(vcpu, tag, true);
 	}
 }
 
@@ -105,12 +187,17 @@ static uint32_t marker_tag(const struct qemu_plugin_insn *insn)
 static void tb_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t i, n = qemu_plugin_tb_n_insns(tb);
+	uint64_t vaddr = qemu_plugin_tb_vaddr(tb);
+	struct kblock *k = kprof && vaddr >= KERNEL_START ? new_kblock(vaddr, n) : NULL;
 	uintptr_t data = n;
 
-	if (qemu_plugin_tb_vaddr(tb) >= KERNEL_START)
+	if (vaddr >= KERNEL_START)
 		data |= KERNEL_BLOCK;
-	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
-					     (void *)data);
+	if (k)
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, kblock_exec, QEMU_PLUGIN_CB_NO_REGS, k);
+	else
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
+						     (void *)data);
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint32_t tag = marker_tag(insn);
@@ -125,18 +212,23 @@ static void tb_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 static void at_exit(qemu_plugin_id_t id, void *unused)
 {
 	fclose(out);
+	if (kprof)
+		fclose(kprof);
 }
 
 PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 				      const struct qemu_info_t *info, int argc,
 				      char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *kprof_path = NULL;
 	int i;
 
-	for (i = 0; i < argc; i++)
+	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4))
 			path = argv[i] + 4;
+		else if (!strncmp(argv[i], "kprof=", 6))
+			kprof_path = argv[i] + 6;
+	}
 	if (!path) {
 		fprintf(stderr, "insncount: give out=FILE\n");
 		return -1;
@@ -145,6 +237,13 @@ PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (!out) {
 		perror(path);
 		return -1;
+	}
+	if (kprof_path) {
+		kprof = fopen(kprof_path, "w");
+		if (!kprof) {
+			perror(kprof_path);
+			return -1;
+		}
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_translate);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
