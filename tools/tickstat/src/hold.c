@@ -32,7 +32,7 @@
 
 #include "analysis.h"
 
-#define HOLD_MAX_AHEAD_NS	(10 * 1000000000ULL)	/* 40 polls */
+#define HOLD_MAX_AHEAD_NS	(10 * 1000000000ULL)	/* 10 polls or more */
 #define HOLD_MAX_EVENTS		(1u << 20)	/* 64 MiB of one CPU's events */
 
 struct ts_held {

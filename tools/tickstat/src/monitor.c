@@ -3,10 +3,11 @@
  * monitor.c - tickstat monitor: watch the tick for days, for Prometheus.
  *
  * One recording session, watched live (watch.c), feeds the same state
- * machine as record and report: every 250 ms (TS_WATCH_POLL_MS) the ring buffers
- * are drained and every CPU is charged up to the moment taken before the
- * previous drain, so that the counters over any span equal a report of the
- * same span, one poll behind; a CPU that goes offline is unknown until it
+ * machine as record and report: at every poll (a quarter of the interval,
+ * 250 ms to 1 s: ts_watch_poll_ms) the ring buffers are drained and every
+ * CPU is charged up to the moment taken before the previous drain, so
+ * that the counters over any span equal a report of the same span, one
+ * poll behind; a CPU that goes offline is unknown until it
  * is back.  Every interval the counters become a Prometheus exposition
  * (series.c), written atomically to the textfile and served over HTTP
  * (httpd.c).
@@ -154,6 +155,7 @@ static int update(struct monitor *m)
 static int run_loop(struct monitor *m)
 {
 	uint64_t interval = (uint64_t)(m->o->interval * 1e9);
+	uint64_t poll_ns = ts_watch_poll_ms(m->o->interval) * 1000000ULL;
 	uint64_t start = ts_session_start_ns(m->w.ss);
 	uint64_t next_poll = start, next_update = start + interval;
 	uint64_t deadline = m->o->duration > 0 ? start + (uint64_t)(m->o->duration * 1e9) : 0;
@@ -180,11 +182,11 @@ static int run_loop(struct monitor *m)
 			next_update += interval;
 			if (next_update <= now)		/* an update came late: skip, do not bunch */
 				next_update = now + interval;
-			next_poll = now + TS_WATCH_POLL_MS * 1000000ULL;
+			next_poll = now + poll_ns;
 		} else if (now >= next_poll) {
 			if (poll_session(m))
 				return -1;
-			next_poll = now + TS_WATCH_POLL_MS * 1000000ULL;
+			next_poll = now + poll_ns;
 		}
 	}
 	return 0;

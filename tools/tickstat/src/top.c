@@ -188,6 +188,7 @@ static int read_keys(struct top *t)
 static int run_loop(struct top *t)
 {
 	uint64_t interval = (uint64_t)(t->o->interval * 1e9);
+	uint64_t poll_ns = ts_watch_poll_ms(t->o->interval) * 1000000ULL;
 	uint64_t start = ts_session_start_ns(t->w.ss);
 	uint64_t next_poll = start, next_update = start + interval;
 	uint64_t deadline = t->o->duration > 0 ? start + (uint64_t)(t->o->duration * 1e9) : 0;
@@ -218,11 +219,11 @@ static int run_loop(struct top *t)
 			next_update += interval;
 			if (next_update <= now)		/* a refresh came late: skip, do not bunch */
 				next_update = now + interval;
-			next_poll = now + TS_WATCH_POLL_MS * 1000000ULL;
+			next_poll = now + poll_ns;
 		} else if (now >= next_poll) {
 			if (ts_watch_poll(&t->w))
 				return -1;
-			next_poll = now + TS_WATCH_POLL_MS * 1000000ULL;
+			next_poll = now + poll_ns;
 		}
 		if (last)
 			break;

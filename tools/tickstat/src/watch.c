@@ -126,14 +126,3 @@ void ts_watch_free(struct ts_watch *w)
 	w->ss = NULL;
 }
 
-/*
- * ts_watch_wait_ms - how long a live loop may sleep in poll() at now before
- * its next step at until: rounded up to whole milliseconds, and never past
- * the next poll of the buffers (TS_WATCH_POLL_MS)
- */
-int ts_watch_wait_ms(uint64_t now, uint64_t until)
-{
-	uint64_t ms = until > now ? (until - now + 999999) / 1000000 : 0;
-
-	return ms > TS_WATCH_POLL_MS ? TS_WATCH_POLL_MS : (int)ms;
-}

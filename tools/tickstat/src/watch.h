@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * watch.h - a session watched live: the ring buffers drained every
- * TS_WATCH_POLL_MS into the state machine, every CPU charged up to the
+ * watch.h - a session watched live: the ring buffers drained every poll
+ * (ts_watch_poll_ms) into the state machine, every CPU charged up to the
  * moment before the previous drain, CPU hotplug followed.  tickstat
  * monitor (counters for Prometheus) and tickstat top (a screen) both watch
  * through it, so that their numbers are the same numbers.
@@ -16,7 +16,15 @@
 #include "session.h"
 #include "util.h"
 
-#define TS_WATCH_POLL_MS	250
+/*
+ * A poll every quarter of the interval the numbers are shown at, within
+ * these: each poll reads every CPU's partly written page, copied out by
+ * the kernel an event at a time, so that polls 250 ms apart cost a
+ * 64-CPU monitor at 200 wakeups a second 150 instructions an event in
+ * ring_buffer_read_page() alone (docs/performance.md).
+ */
+#define TS_WATCH_POLL_MIN_MS	250
+#define TS_WATCH_POLL_MAX_MS	1000
 
 struct ts_watch {
 	struct ts_analysis *an;
@@ -32,6 +40,32 @@ int ts_watch_poll(struct ts_watch *w);
 int ts_watch_online(const struct ts_watch *w, int cpu);
 int ts_watch_stop(struct ts_watch *w);
 void ts_watch_free(struct ts_watch *w);
-int ts_watch_wait_ms(uint64_t now, uint64_t until);
+
+/*
+ * ts_watch_poll_ms - the time between polls for numbers shown every
+ * interval_s: a quarter of it, from TS_WATCH_POLL_MIN_MS (tickstat top's
+ * second) to TS_WATCH_POLL_MAX_MS (the monitor's 10 s).  The numbers are
+ * one poll behind.
+ */
+static inline int ts_watch_poll_ms(double interval_s)
+{
+	double ms = interval_s * 1000 / 4;
+
+	if (!(ms >= TS_WATCH_POLL_MIN_MS))
+		return TS_WATCH_POLL_MIN_MS;
+	return ms > TS_WATCH_POLL_MAX_MS ? TS_WATCH_POLL_MAX_MS : (int)ms;
+}
+
+/*
+ * ts_watch_wait_ms - how long a live loop may sleep in poll() at now before
+ * its next step at until: rounded up to whole milliseconds, and never past
+ * the longest time between polls of the buffers
+ */
+static inline int ts_watch_wait_ms(uint64_t now, uint64_t until)
+{
+	uint64_t ms = until > now ? (until - now + 999999) / 1000000 : 0;
+
+	return ms > TS_WATCH_POLL_MAX_MS ? TS_WATCH_POLL_MAX_MS : (int)ms;
+}
 
 #endif

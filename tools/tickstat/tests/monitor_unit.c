@@ -26,6 +26,7 @@
 #include "series.h"
 #include "unit_run.h"
 #include "unit_stream.h"
+#include "watch.h"
 
 /* ---- exposition format ---- */
 
@@ -765,6 +766,18 @@ static void test_httpd(void)
 	free(big);
 }
 
+/* polls a quarter of the interval apart, from 250 ms (top's second) to 1 s (the monitor's 10) */
+static void test_watch_poll_ms(void)
+{
+	CU_ASSERT_EQUAL(ts_watch_poll_ms(1), 250);
+	CU_ASSERT_EQUAL(ts_watch_poll_ms(0.1), 250);
+	CU_ASSERT_EQUAL(ts_watch_poll_ms(2), 500);
+	CU_ASSERT_EQUAL(ts_watch_poll_ms(10), 1000);
+	CU_ASSERT_EQUAL(ts_watch_poll_ms(86400), 1000);
+	CU_ASSERT_EQUAL(ts_watch_wait_ms(0, 5000ULL * MS), 1000);
+	CU_ASSERT_EQUAL(ts_watch_wait_ms(0, MS / 2), 1);
+}
+
 int main(void)
 {
 	static const struct ts_unit_test tests[] = {
@@ -781,6 +794,7 @@ int main(void)
 		{ "hold: per CPU in order, offline and unhold release", test_hold_order },
 		{ "hold: many events in order, one far ahead not held", test_hold_many },
 		{ "httpd: answers, errors, many clients", test_httpd },
+		{ "watch: polls a quarter of the interval apart, bounded", test_watch_poll_ms },
 	};
 
 	return ts_unit_run("tickstat monitor", tests, sizeof(tests) / sizeof(tests[0]));
