@@ -57,17 +57,24 @@ static void init_causes_other(struct ts_cpu *c)
 	}
 }
 
-/* The state of a CPU, created on first use; NULL if out of range or out of memory. */
-static struct ts_cpu *cpu_state(struct ts_analysis *an, int cpu)
-{
-	struct ts_cpu *c;
+static struct ts_cpu *new_cpu_state(struct ts_analysis *an, int cpu);
 
+/*
+ * The state of a CPU, created on first use; NULL if out of range or out of
+ * memory.  Inline: every event looks its CPU up.
+ */
+static inline struct ts_cpu *cpu_state(struct ts_analysis *an, int cpu)
+{
 	if (cpu < 0 || cpu >= TS_MAX_CPUS)
 		return NULL;
-	c = an->cpus[cpu];
-	if (c)
-		return c;
-	c = calloc(1, sizeof(*c));
+	return an->cpus[cpu] ? an->cpus[cpu] : new_cpu_state(an, cpu);
+}
+
+/* cpu_state()'s first use of a CPU */
+static struct ts_cpu *new_cpu_state(struct ts_analysis *an, int cpu)
+{
+	struct ts_cpu *c = calloc(1, sizeof(*c));
+
 	if (!c)
 		return NULL;
 	c->cpu = cpu;

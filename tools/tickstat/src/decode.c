@@ -743,9 +743,7 @@ int ts_decode_typed(struct ts_decoder *d, struct tep_record *rec, int type, stru
 	r = d->route[type];
 	if (r == R_NONE)
 		return 0;
-	memset(ev, 0, sizeof(*ev));
-	ev->cpu = rec->cpu;
-	ev->ts = rec->ts;
+	*ev = (struct ts_event){ .cpu = rec->cpu, .ts = rec->ts };
 	if (d->pid_at)
 		ev->pid = at32(rec, d->pid_at - 1);
 	else if (!num(d, F_PID, rec, &v))

@@ -460,7 +460,7 @@ static int load_page(struct ts_stream *s, void **page, uint32_t len)
 static int our_mark(struct ts_stream *s, struct tep_record *rec, int type, const char **text,
 		    size_t *len)
 {
-	if (!ts_decode_print(&s->dec, rec, type, text, len))
+	if (type != s->dec.id_print || !ts_decode_print(&s->dec, rec, type, text, len))
 		return 0;
 	return *len >= strlen(TS_MARK_PREFIX) && !memcmp(*text, TS_MARK_PREFIX,
 							   strlen(TS_MARK_PREFIX));
