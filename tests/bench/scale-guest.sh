@@ -62,11 +62,13 @@ measure() {
 cat > /tmp/record.sh <<EOT
 exec tickstat record -q --no-causes --no-doctor -C $cpus -d "\$1" -o "\$2.dat" --json="\$2.json"
 EOT
+# the monitor at its default interval, as it runs in production (10 s:
+# polls 1 s apart, tools/tickstat/src/watch.h)
 cat > /tmp/monitor.sh <<EOT
-exec tickstat monitor -q --no-causes -C $cpus -d "\$1" -i 1s --textfile "\$2.prom"
+exec tickstat monitor -q --no-causes -C $cpus -d "\$1" -i 10s --textfile "\$2.prom"
 EOT
 cat > /tmp/monitor-o.sh <<EOT
-exec tickstat monitor -q --no-causes -C $cpus -d "\$1" -i 1s --textfile "\$2.prom" -o "\$2.dat"
+exec tickstat monitor -q --no-causes -C $cpus -d "\$1" -i 10s --textfile "\$2.prom" -o "\$2.dat"
 EOT
 cat > /tmp/trace-cmd.sh <<EOT
 exec trace-cmd record -q -b $kb -M $MASK $ev -o "\$2.dat" sleep "\$1"
