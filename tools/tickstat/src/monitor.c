@@ -155,7 +155,6 @@ static int update(struct monitor *m)
 static int run_loop(struct monitor *m)
 {
 	uint64_t interval = (uint64_t)(m->o->interval * 1e9);
-	uint64_t poll_ns = ts_watch_poll_ms(m->o->interval) * 1000000ULL;
 	uint64_t start = ts_session_start_ns(m->w.ss);
 	uint64_t next_poll = start, next_update = start + interval;
 	uint64_t deadline = m->o->duration > 0 ? start + (uint64_t)(m->o->duration * 1e9) : 0;
@@ -182,11 +181,11 @@ static int run_loop(struct monitor *m)
 			next_update += interval;
 			if (next_update <= now)		/* an update came late: skip, do not bunch */
 				next_update = now + interval;
-			next_poll = now + poll_ns;
+			next_poll = now + m->w.wait_ns;
 		} else if (now >= next_poll) {
 			if (poll_session(m))
 				return -1;
-			next_poll = now + poll_ns;
+			next_poll = now + m->w.wait_ns;
 		}
 	}
 	return 0;
@@ -239,7 +238,8 @@ static int start(struct monitor *m)
 	if (ts_outfile_open(&m->recording))
 		return -1;
 	if (ts_watch_start(&m->w, &so, &m->an, m->recording.f,
-			   m->o->output ? ts_outfile_spool_hint(&m->recording) : NULL))
+			   m->o->output ? ts_outfile_spool_hint(&m->recording) : NULL,
+			   m->o->interval))
 		return -1;
 	uname(&uts);
 	snprintf(m->kernel, sizeof(m->kernel), "%s", uts.release);

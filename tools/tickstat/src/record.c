@@ -177,7 +177,7 @@ int ts_record(const struct ts_record_opts *o, struct ts_analysis *an, struct ts_
 			break;
 		/* the first wait is FIRST_WAIT_NS: the buffers were empty at the start */
 		if (!first)
-			wait_ns = ts_session_next_wait_ns(ss, wait_ns);
+			wait_ns = ts_session_next_wait_ns(ss, wait_ns, TS_SESSION_WAIT_MAX_NS);
 		first = 0;
 		nap.tv_sec = 0;
 		nap.tv_nsec = (long)(deadline && deadline - now < wait_ns ? deadline - now : wait_ns);

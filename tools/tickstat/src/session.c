@@ -1372,32 +1372,21 @@ static int quota_marks(struct ts_session *ss);
 
 /*
  * ts_session_next_wait_ns - how long to wait after a poll, given the wait
- * before it.  A read() of a ring buffer ends with the page the kernel is
- * still writing, copied out partly filled, and each page costs as much to
- * read, check and spool whatever it holds: at 64 CPUs and 100 ms, most
- * pages of a recording were a third full (docs/performance.md); and even
- * whole pages (drain_all) cost a syscall per CPU and poll.  So the
- * wait doubles, up to TS_SESSION_WAIT_MAX_NS, while every CPU gave less
- * than a 32nd of its buffer at the last poll, and halves, down to
- * TS_SESSION_WAIT_MIN_NS, once one gave more than an 8th: a burst that
- * would fill a buffer before the next poll brings the polls closer.  One
- * that gave half its buffer or more brings the next poll at once to the
- * shortest wait.  A burst faster than that still overwrites events, which
- * are then counted as lost, never hidden.
+ * before it, at most max_ns (TS_SESSION_WAIT_MAX_NS for record; a
+ * watcher's poll period).  A read() of a ring buffer ends with the page
+ * the kernel is still writing, copied out partly filled, and each page
+ * costs as much to read, check and spool whatever it holds: at 64 CPUs and
+ * 100 ms, most pages of a recording were a third full
+ * (docs/performance.md); and even whole pages (drain_all) cost a syscall
+ * per CPU and poll.  So the wait grows while the CPUs give little and
+ * shrinks once one gives much (ts_wait_after): a burst that would fill a
+ * buffer before the next poll brings the polls closer.  A burst faster
+ * than that still overwrites events, which are then counted as lost,
+ * never hidden.
  */
-uint64_t ts_session_next_wait_ns(const struct ts_session *ss, uint64_t wait_ns)
+uint64_t ts_session_next_wait_ns(const struct ts_session *ss, uint64_t wait_ns, uint64_t max_ns)
 {
-	const struct reader *r = &ss->rd;
-
-	if (r->most_pages * 2 >= r->buffer_pages)
-		return TS_SESSION_WAIT_MIN_NS;
-	if (r->most_pages * 8 > r->buffer_pages)
-		wait_ns /= 2;
-	else if (r->most_pages * 32 < r->buffer_pages)
-		wait_ns *= 2;
-	if (wait_ns < TS_SESSION_WAIT_MIN_NS)
-		return TS_SESSION_WAIT_MIN_NS;
-	return wait_ns > TS_SESSION_WAIT_MAX_NS ? TS_SESSION_WAIT_MAX_NS : wait_ns;
+	return ts_wait_after(ss->rd.most_pages, ss->rd.buffer_pages, wait_ns, max_ns);
 }
 
 /*

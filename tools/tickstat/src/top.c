@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * top.c - tickstat top: the tick of every watched CPU, refreshed every
- * interval, on the monitor's path (watch.c: one session, polled every
- * 250 ms into the same state machine).  topsnap.c takes the interval's
+ * interval, on the monitor's path (watch.c: one session, polled a quarter
+ * of the interval apart into the same state machine).  topsnap.c takes the interval's
  * numbers, toptext.c makes them lines; this file is the loop and the
  * terminal.
  *
@@ -188,7 +188,6 @@ static int read_keys(struct top *t)
 static int run_loop(struct top *t)
 {
 	uint64_t interval = (uint64_t)(t->o->interval * 1e9);
-	uint64_t poll_ns = ts_watch_poll_ms(t->o->interval) * 1000000ULL;
 	uint64_t start = ts_session_start_ns(t->w.ss);
 	uint64_t next_poll = start, next_update = start + interval;
 	uint64_t deadline = t->o->duration > 0 ? start + (uint64_t)(t->o->duration * 1e9) : 0;
@@ -219,11 +218,11 @@ static int run_loop(struct top *t)
 			next_update += interval;
 			if (next_update <= now)		/* a refresh came late: skip, do not bunch */
 				next_update = now + interval;
-			next_poll = now + poll_ns;
+			next_poll = now + t->w.wait_ns;
 		} else if (now >= next_poll) {
 			if (ts_watch_poll(&t->w))
 				return -1;
-			next_poll = now + poll_ns;
+			next_poll = now + t->w.wait_ns;
 		}
 		if (last)
 			break;
@@ -289,7 +288,7 @@ static int start(struct top *t)
 				      .pin_away = 1, .probes = TS_PROBES_OFF,
 				      .causes = !t->o->no_causes, .no_vector_causes = 1 };
 
-	if (ts_watch_start(&t->w, &so, &t->an, NULL, NULL))
+	if (ts_watch_start(&t->w, &so, &t->an, NULL, NULL, t->o->interval))
 		return -1;
 	ts_cpuset_format(ts_session_monitored(t->w.ss), t->cpus, sizeof(t->cpus));
 	if (ts_watch_poll(&t->w))

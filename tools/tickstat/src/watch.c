@@ -58,13 +58,16 @@ static void check_hotplug(struct ts_watch *w)
 
 /*
  * ts_watch_start - start the session (ts_session_start's out and path:
- * a recording kept beside, or NULL).  Returns 0, or -1 after saying why.
+ * a recording kept beside, or NULL), for numbers shown every interval_s.
+ * Returns 0, or -1 after saying why.
  */
 int ts_watch_start(struct ts_watch *w, const struct ts_session_opts *so, struct ts_analysis *an,
-		   FILE *out, const char *path)
+		   FILE *out, const char *path, double interval_s)
 {
 	memset(w, 0, sizeof(*w));
 	w->an = an;
+	w->poll_ns = ts_watch_poll_ms(interval_s) * 1000000ULL;
+	w->wait_ns = w->poll_ns;
 	if (read_online(&w->online)) {
 		err_msg("cannot read /sys/devices/system/cpu/online\n");
 		return -1;
@@ -96,6 +99,7 @@ int ts_watch_poll(struct ts_watch *w)
 	ts_analysis_advance(w->an, w->charge_to);
 	w->clock_ns = w->charge_to;
 	w->charge_to = before;
+	w->wait_ns = ts_session_next_wait_ns(w->ss, w->wait_ns, w->poll_ns);
 	return 0;
 }
 
@@ -125,4 +129,3 @@ void ts_watch_free(struct ts_watch *w)
 	ts_session_free(w->ss);
 	w->ss = NULL;
 }
-

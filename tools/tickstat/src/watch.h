@@ -18,10 +18,12 @@
 
 /*
  * A poll every quarter of the interval the numbers are shown at, within
- * these: each poll reads every CPU's partly written page, copied out by
- * the kernel an event at a time, so that polls 250 ms apart cost a
- * 64-CPU monitor at 200 wakeups a second 150 instructions an event in
- * ring_buffer_read_page() alone (docs/performance.md).
+ * these, and closer while a CPU fills its buffer fast (struct ts_watch):
+ * each poll reads every CPU's partly written page, which the kernel copies
+ * out an event at a time, so that polls 250 ms apart cost a 64-CPU monitor
+ * at 200 wakeups a second 146 instructions an event in
+ * ring_buffer_read_page() alone, 46 at 1 s (docs/performance.md, "Where
+ * the kernel's part goes").
  */
 #define TS_WATCH_POLL_MIN_MS	250
 #define TS_WATCH_POLL_MAX_MS	1000
@@ -32,10 +34,16 @@ struct ts_watch {
 	struct ts_cpuset online;	/* the online mask at the last poll */
 	uint64_t charge_to;		/* the moment before the last drain */
 	uint64_t clock_ns;		/* the CPUs are charged up to here (CLOCK_MONOTONIC) */
+	/*
+	 * The wait before the next poll: poll_ns (ts_watch_poll_ms) while the
+	 * CPUs give little, shorter while one fills its buffer faster
+	 * (ts_session_next_wait_ns), so that a burst does not overrun it.
+	 */
+	uint64_t poll_ns, wait_ns;
 };
 
 int ts_watch_start(struct ts_watch *w, const struct ts_session_opts *so, struct ts_analysis *an,
-		   FILE *out, const char *path);
+		   FILE *out, const char *path, double interval_s);
 int ts_watch_poll(struct ts_watch *w);
 int ts_watch_online(const struct ts_watch *w, int cpu);
 int ts_watch_stop(struct ts_watch *w);

@@ -766,7 +766,10 @@ static void test_httpd(void)
 	free(big);
 }
 
-/* polls a quarter of the interval apart, from 250 ms (top's second) to 1 s (the monitor's 10) */
+/*
+ * polls a quarter of the interval apart, from 250 ms (top's second) to 1 s
+ * (the monitor's 10)
+ */
 static void test_watch_poll_ms(void)
 {
 	CU_ASSERT_EQUAL(ts_watch_poll_ms(1), 250);
@@ -776,6 +779,18 @@ static void test_watch_poll_ms(void)
 	CU_ASSERT_EQUAL(ts_watch_poll_ms(86400), 1000);
 	CU_ASSERT_EQUAL(ts_watch_wait_ms(0, 5000ULL * MS), 1000);
 	CU_ASSERT_EQUAL(ts_watch_wait_ms(0, MS / 2), 1);
+	/*
+	 * and closer while a CPU fills its buffer (256 pages): halved past
+	 * an 8th, the shortest at half; back up to the poll period while
+	 * every CPU gives less than a 32nd
+	 */
+	CU_ASSERT_EQUAL(ts_wait_after(0, 256, 250 * MS, 1000 * MS), 500 * MS);
+	CU_ASSERT_EQUAL(ts_wait_after(0, 256, 800 * MS, 1000 * MS), 1000 * MS);
+	CU_ASSERT_EQUAL(ts_wait_after(0, 256, 400 * MS, 250 * MS), 250 * MS);
+	CU_ASSERT_EQUAL(ts_wait_after(10, 256, 250 * MS, 1000 * MS), 250 * MS);
+	CU_ASSERT_EQUAL(ts_wait_after(40, 256, 1000 * MS, 1000 * MS), 500 * MS);
+	CU_ASSERT_EQUAL(ts_wait_after(40, 256, 15 * MS, 1000 * MS), TS_SESSION_WAIT_MIN_NS);
+	CU_ASSERT_EQUAL(ts_wait_after(128, 256, 1000 * MS, 1000 * MS), TS_SESSION_WAIT_MIN_NS);
 }
 
 int main(void)
@@ -794,7 +809,8 @@ int main(void)
 		{ "hold: per CPU in order, offline and unhold release", test_hold_order },
 		{ "hold: many events in order, one far ahead not held", test_hold_many },
 		{ "httpd: answers, errors, many clients", test_httpd },
-		{ "watch: polls a quarter of the interval apart, bounded", test_watch_poll_ms },
+		{ "watch: polls a quarter of the interval apart, closer in a burst",
+		  test_watch_poll_ms },
 	};
 
 	return ts_unit_run("tickstat monitor", tests, sizeof(tests) / sizeof(tests[0]));
