@@ -23,11 +23,15 @@
  * system's:
  *	insncount-kernel vcpu=1 tag=0x71c50012 insns=23456789
  *
- * With kprof=FILE, each kernel block's count is kept apart too, and at
- * each stop the blocks that ran are written to FILE, for
- * tests/bench/kprof to name their functions (System.map):
+ * With kprof=FILE, each kernel block's count is kept apart too, for the
+ * first vCPU that starts counting only (tests/bench/scale counts on CPU
+ * 0), and at each of its stops the blocks that ran since its start are
+ * written to FILE, for tests/bench/scale --kprof to name their functions
+ * (System.map):
  *	stop vcpu=0 tag=0x71c50062
  *	ffffffff810a1b20 1234
+ * The blocks are every kernel block translated, kept for the run and
+ * scanned at each of that vCPU's markers: a bench's tool, not a profiler.
  *
  * usage: qemu-system-x86_64 -plugin insncount.so,out=FILE[,kprof=FILE] ...
  *
@@ -70,7 +74,9 @@ struct kblock {
 	uint64_t insns;
 	unsigned int n;
 };
+
 static FILE *kprof;
+static int kprof_vcpu = -1;		/* the vCPU profiled: the first to count */
 static struct kblock **kblocks;
 static size_t nr_kblocks, cap_kblocks;
 static pthread_mutex_t kblocks_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -95,7 +101,8 @@ static void kblock_exec(unsigned int vcpu, void *data)
 		return;
 	vcpus[vcpu].insns += k->n;
 	vcpus[vcpu].kernel_insns += k->n;
-	__atomic_fetch_add(&k->insns, k->n, __ATOMIC_RELAXED);
+	if ((int)vcpu == __atomic_load_n(&kprof_vcpu, __ATOMIC_RELAXED))
+		__atomic_fetch_add(&k->insns, k->n, __ATOMIC_RELAXED);
 }
 
 static struct kblock *new_kblock(uint64_t vaddr, unsigned int n)
@@ -130,9 +137,16 @@ static struct kblock *new_kblock(uint64_t vaddr, unsigned int n)
  */
 static void take_kprof(unsigned int vcpu, uint32_t tag, bool write)
 {
+	int first = -1;
+
+	/* the first vCPU to count is the one profiled; another's markers do nothing here */
+	__atomic_compare_exchange_n(&kprof_vcpu, &first, (int)vcpu, false, __ATOMIC_RELAXED,
+				    __ATOMIC_RELAXED);
+	if ((int)vcpu != __atomic_load_n(&kprof_vcpu, __ATOMIC_RELAXED))
+		return;
+	pthread_mutex_lock(&kblocks_lock);
 	if (write)
 		fprintf(kprof, "stop vcpu=%u tag=0x%08x\n", vcpu, (unsigned int)tag);
-	pthread_mutex_lock(&kblocks_lock);
 	for (size_t i = 0; i < nr_kblocks; i++) {
 		uint64_t n = __atomic_exchange_n(&kblocks[i]->insns, 0, __ATOMIC_RELAXED);
 

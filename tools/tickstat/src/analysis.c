@@ -1127,9 +1127,11 @@ static void on_tick_restart(struct ts_analysis *an, struct ts_cpu *c,
 }
 
 /*
- * A switch's name of a task (16 bytes, NUL-padded as the kernel writes
- * it): most switches name a task as the table has it already, which costs
- * two compares here rather than a copy of the name (ts_comm_seen()).
+ * A switch's name of a task (16 bytes): most switches name a task as the
+ * table has it already, which then costs two compares here rather than a
+ * copy of the name (ts_comm_seen()).  The kernel pads the names it writes
+ * with NULs, as the table does; a name with other bytes after its NUL only
+ * takes the longer way.
  */
 static void comm_seen_again(struct ts_analysis *an, int pid, const char comm[16], uint64_t ts)
 {

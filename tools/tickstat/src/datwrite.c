@@ -226,9 +226,8 @@ static void put_formats(struct ts_datwrite *w)
 
 /*
  * len bytes of the spool from off, into the file: copied in the kernel
- * (copy_file_range() within a file system, sendfile() to a pipe or
- * another one), one copy of each page where a read() and a write() made
- * two.  Returns 0, or -1 when this way cannot (*way moves on) or failed
+ * (enum ts_dw_copy), one copy of each page where a read() and a write()
+ * made two.  Returns 0, or -1 when this way cannot (*way moves on) or failed
  * (w->error set).
  */
 static int copy_in_kernel(struct ts_datwrite *w, enum ts_dw_copy *way, off_t off, size_t len)
@@ -247,8 +246,9 @@ static int copy_in_kernel(struct ts_datwrite *w, enum ts_dw_copy *way, off_t off
 			if (n < 0 && errno == EINTR)
 				continue;
 			/* a way this kernel or file does not take: the next, from the same place */
-			if (n < 0 && !copied && (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
-						 errno == EOPNOTSUPP || errno == EBADF)) {
+			if (n < 0 && !copied &&
+			    (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
+			     errno == EOPNOTSUPP || errno == EBADF)) {
 				(*way)++;
 				return -1;
 			}
@@ -298,7 +298,7 @@ static int copy_pages(struct ts_datwrite *w, const struct ts_dw_cpu *c, enum ts_
  */
 int ts_dw_finish(struct ts_datwrite *w, const struct ts_dw_meta *m)
 {
-	enum ts_dw_copy way = TS_DW_COPY_RANGE;
+	enum ts_dw_copy way = w->copy_from;
 	uint64_t off;
 	long pos;
 	char clock[64];

@@ -30,11 +30,15 @@ struct ts_dw_format {
 	size_t len;
 };
 
-/* how ts_dw_finish() copies the spool into the file: the first way that works */
+/*
+ * How ts_dw_finish() copies the spool into the file: the first way that
+ * works, in this order.  The file is a regular file (outfile.h); the spool
+ * is beside it, or in TMPDIR when its folder takes no file.
+ */
 enum ts_dw_copy {
-	TS_DW_COPY_RANGE,		/* copy_file_range(): the same file system */
-	TS_DW_COPY_SENDFILE,		/* sendfile(): a pipe, another file system */
-	TS_DW_COPY_READ,		/* pread() and fwrite(): an O_APPEND file */
+	TS_DW_COPY_RANGE,		/* copy_file_range(): on the same file system */
+	TS_DW_COPY_SENDFILE,		/* sendfile(): on another one, or an older kernel */
+	TS_DW_COPY_READ,		/* pread() and fwrite(): neither (an O_APPEND file) */
 };
 
 struct ts_datwrite {
@@ -50,7 +54,8 @@ struct ts_datwrite {
 	uint32_t run_pages, run_first;
 	struct ts_dw_format *formats, **formats_tail;
 	int error;			/* errno of the first failure */
-	enum ts_dw_copy copied_by;	/* set by ts_dw_finish() */
+	enum ts_dw_copy copy_from;	/* the first way ts_dw_finish() tries (0; tests) */
+	enum ts_dw_copy copied_by;	/* the way it took */
 };
 
 /* The parts of the header the recorder gathers. */

@@ -227,11 +227,6 @@ static void build_routes(struct ts_decoder *d)
 	route(d, d->id_stop, R_STOP);
 }
 
-/*
- * ts_decoder_init - look up the events and fields the stream provides.
- * Fills caps with what the kernel that produced the stream can tell.
- * Returns 0, or -1 when not even timer:tick_stop is there.
- */
 /* a field of size bytes at a sane offset: its end, else 0 */
 static int field_end(const struct tep_format_field *f, int size)
 {
@@ -264,6 +259,11 @@ static void fast_fields(struct ts_decoder *d)
 	d->sw_next_comm = f[F_SW_NEXT_COMM]->offset;
 }
 
+/*
+ * ts_decoder_init - look up the events and fields the stream provides.
+ * Fills caps with what the kernel that produced the stream can tell.
+ * Returns 0, or -1 when not even timer:tick_stop is there.
+ */
 int ts_decoder_init(struct ts_decoder *d, struct tep_handle *tep, struct ts_caps *caps)
 {
 	struct tep_event *stop, *retain, *restart, *set, *clr, *dsched, *sw, *hrt, *print;
@@ -676,9 +676,12 @@ static int decode_switch(struct ts_decoder *d, struct tep_record *rec, struct ts
 		ev->kind = TS_EV_SWITCH;
 		ev->sw.prev_pid = at32(rec, d->sw_prev_pid);
 		ev->sw.next_pid = at32(rec, d->sw_next_pid);
+		_Static_assert(sizeof(ev->sw.prev_comm) == 16 && sizeof(ev->sw.next_comm) == 16,
+			       "fast_fields() takes names of 16 bytes");
 		memcpy(ev->sw.prev_comm, (const char *)rec->data + d->sw_prev_comm, 15);
 		memcpy(ev->sw.next_comm, (const char *)rec->data + d->sw_next_comm, 15);
-		ev->sw.prev_comm[15] = ev->sw.next_comm[15] = '\0';
+		ev->sw.prev_comm[15] = '\0';
+		ev->sw.next_comm[15] = '\0';
 		return 0;
 	}
 	if (num(d, F_SW_PREV_PID, rec, &prev) || num(d, F_SW_NEXT_PID, rec, &next))

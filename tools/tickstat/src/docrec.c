@@ -82,25 +82,24 @@ static void token(struct dbuf *b, const char *val, size_t n, const char *fmt, ..
  * "KEY=LIST" tokens of a CPU list, as many as it takes for each to fit a
  * mark: the reader takes their union (cpus_value).
  */
-static void cpus_tokens(struct dbuf *b, const struct ts_cpuset *set, const char *fmt, int j)
-	__attribute__((format(printf, 3, 0)));
-static void cpus_tokens(struct dbuf *b, const struct ts_cpuset *set, const char *fmt, int j)
+static void cpus_tokens(struct dbuf *b, const struct ts_cpuset *set, const char *key)
 {
 	char list[512];
 	int from = 0;
 
 	do {
 		from = ts_cpuset_format_from(set, from, list, sizeof(list));
-		token(b, list, sizeof(list), fmt, j);
+		token(b, list, sizeof(list), "%s", key);
 	} while (from >= 0);
 }
 
 static void finding_tokens(struct dbuf *b, const struct ts_finding *f, int j)
 {
-	char num[16];
+	char num[16], key[32];
 
 	token(b, f->kind->id, 64, "f%d.id", j);
-	cpus_tokens(b, &f->cpus, "f%d.cpus", j);
+	snprintf(key, sizeof(key), "f%d.cpus", j);
+	cpus_tokens(b, &f->cpus, key);
 	token(b, f->message, sizeof(f->message), "f%d.msg", j);
 	token(b, f->remedy, sizeof(f->remedy), "f%d.remedy", j);
 	for (int e = 0; e < f->nr_ev; e++) {
@@ -155,10 +154,10 @@ char *ts_doctor_marks(const struct ts_audit *a)
 	token(&head, a->release, sizeof(a->release), "kernel");
 	for (size_t off = 0, n = 0; off < cl; off += CMDLINE_CHUNK, n++)
 		token(&head, a->cmdline + off, CMDLINE_CHUNK, "cmdline.%zu", n);
-	cpus_tokens(&head, &a->online, "online", 0);
-	cpus_tokens(&head, &a->nohz_full, "nohz_full", 0);
-	cpus_tokens(&head, &a->isolated, "isolated", 0);
-	cpus_tokens(&head, &a->housekeeping, "housekeeping", 0);
+	cpus_tokens(&head, &a->online, "online");
+	cpus_tokens(&head, &a->nohz_full, "nohz_full");
+	cpus_tokens(&head, &a->isolated, "isolated");
+	cpus_tokens(&head, &a->housekeeping, "housekeeping");
 	dput(&head, "", 0);
 	if (!head.oom) {
 		char counts[160];

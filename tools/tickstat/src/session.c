@@ -40,6 +40,7 @@
 #include "probes.h"
 #include "session.h"
 #include "stream.h"
+#include "timerlist.h"
 
 #define INSTANCE_PREFIX	"tickstat_"
 
@@ -321,33 +322,19 @@ static int read_idle_times(long long *idle)
 static void snapshot(struct text *meta, const struct ts_cpuset *online)
 {
 	long long idle0[TS_MAX_CPUS], idle1[TS_MAX_CPUS];
-	int stopped[TS_MAX_CPUS], known, found = 0, want = ts_cpuset_count(online);
+	int stopped[TS_MAX_CPUS], known;
 	uint64_t until;
-	char line[256];
-	int cpu = -1, v;
 	FILE *f;
 
 	known = !read_idle_times(idle0);
 	until = ts_now_ns() + IDLE_WATCH_NS;
 	for (int i = 0; i < TS_MAX_CPUS; i++)
 		stopped[i] = -1;
-	/*
-	 * The kernel writes the file as it is read, a CPU at a time, and
-	 * each active timer's and clock event device's function by name:
-	 * the read stops at the last online CPU's .tick_stopped, before the
-	 * rest of its section and the tick devices of every CPU.
-	 */
 	f = fopen("/proc/timer_list", "r");
-	while (f && found < want && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "cpu: %d", &cpu) == 1)
-			continue;
-		if (cpu >= 0 && cpu < TS_MAX_CPUS && sscanf(line, " .tick_stopped : %d", &v) == 1) {
-			found += stopped[cpu] < 0 && ts_cpuset_has(online, cpu);
-			stopped[cpu] = v;
-		}
-	}
-	if (f)
+	if (f) {
+		ts_timer_list_stopped(f, online, stopped);
 		fclose(f);
+	}
 	for (uint64_t t = ts_now_ns(); known && t < until; t = ts_now_ns()) {
 		struct timespec rest = { 0, (long)(until - t) };
 

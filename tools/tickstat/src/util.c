@@ -98,9 +98,11 @@ static int element(char *buf, size_t len, int first, int c, int e)
 
 /*
  * ts_cpuset_format_from - the CPUs from "from" on, in whole elements while
- * they fit buf ("" when none does).  Returns the first CPU left out, or -1
- * when the list got to its end: a long list cut into pieces that each fit
- * a mark, to be read back as the union of the pieces.
+ * they fit buf.  Returns the first CPU left out, or -1 when the list got to
+ * its end: a long list cut into pieces that each fit a mark, to be read
+ * back as the union of the pieces.  An element takes at most 10 bytes
+ * ("1000-1023,"): a buf of fewer than 11 that cannot hold the first one
+ * gets "" and -1, so that a caller's loop ends.
  */
 int ts_cpuset_format_from(const struct ts_cpuset *set, int from, char *buf, size_t len)
 {
@@ -117,7 +119,7 @@ int ts_cpuset_format_from(const struct ts_cpuset *set, int from, char *buf, size
 		n = element(buf + used, len - used, !used, c, e);
 		if (n < 0 || (size_t)n >= len - used) {
 			buf[used] = '\0';
-			return c;
+			return used ? c : -1;
 		}
 		used += n;
 		c = e;

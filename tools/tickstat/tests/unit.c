@@ -28,6 +28,7 @@
 #include "pagesum.h"
 #include "ksym.h"
 #include "stream.h"
+#include "timerlist.h"
 #include "tracedat.h"
 #include "util.h"
 #include "unit_run.h"
@@ -516,6 +517,119 @@ static void test_decode_routes(void)
 	CU_ASSERT_EQUAL(ts_decode(&d, &rec, &ev), -1);
 	CU_ASSERT_EQUAL(d.bad_records, 1);
 	tep_free(tep);
+}
+
+/* sched_switch as the kernel writes its format (without the long print fmt) */
+static const char switch_fmt[] =
+	"name: sched_switch\nID: 60\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"prev_pid=%d next_pid=%d\", REC->prev_pid, REC->next_pid\n";
+
+/*
+ * A switch read at the offsets checked once (decode.c's fast path) is the
+ * event read field by field: pids with the sign bit set, a name of all 16
+ * bytes (cut to 15), a record one byte short refused by both.
+ */
+static void test_decode_switch_fast(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	unsigned char raw[64] = { 60 };
+	struct tep_record rec = { .ts = 1000, .cpu = 3, .data = raw, .size = sizeof(raw) };
+	struct ts_decoder fast = { 0 }, slow;
+	struct ts_event a, b;
+	struct ts_caps caps;
+	int32_t v;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
+	CU_ASSERT_EQUAL_FATAL(tep_parse_event(tep, tick_stop_fmt, strlen(tick_stop_fmt), "timer"),
+			      0);
+	parse_clean(tep, switch_fmt, "sched");
+	CU_ASSERT_EQUAL_FATAL(ts_decoder_init(&fast, tep, &caps), 0);
+	CU_ASSERT(caps.sched_switch);
+	CU_ASSERT_EQUAL_FATAL(fast.sw_end, 60);
+	CU_ASSERT(fast.type_at && fast.pid_at);
+	slow = fast;
+	slow.type_at = 0;
+	slow.pid_at = 0;
+	slow.sw_end = 0;
+	v = (int32_t)0x80000001;
+	memcpy(raw + 4, &v, 4);
+	memcpy(raw + 8, "abcdefghijklmnop", 16);
+	v = -5;
+	memcpy(raw + 24, &v, 4);
+	memcpy(raw + 40, "b\0garbage", 10);
+	v = (int32_t)0x80000002;
+	memcpy(raw + 56, &v, 4);
+	CU_ASSERT_EQUAL(ts_decode(&fast, &rec, &a), 1);
+	CU_ASSERT_EQUAL(ts_decode(&slow, &rec, &b), 1);
+	CU_ASSERT_EQUAL(memcmp(&a, &b, sizeof(a)), 0);
+	CU_ASSERT_EQUAL(a.kind, TS_EV_SWITCH);
+	CU_ASSERT_EQUAL(a.pid, (int32_t)0x80000001);
+	CU_ASSERT_EQUAL(a.sw.prev_pid, -5);
+	CU_ASSERT_EQUAL(a.sw.next_pid, (int32_t)0x80000002);
+	CU_ASSERT_STRING_EQUAL(a.sw.prev_comm, "abcdefghijklmno");
+	CU_ASSERT_STRING_EQUAL(a.sw.next_comm, "b");
+	rec.size = fast.sw_end - 1;
+	CU_ASSERT_EQUAL(ts_decode(&fast, &rec, &a), -1);
+	CU_ASSERT_EQUAL(ts_decode(&slow, &rec, &b), -1);
+	CU_ASSERT_EQUAL(fast.bad_records, 1);
+	CU_ASSERT_EQUAL(slow.bad_records, 1);
+	tep_free(tep);
+}
+
+/*
+ * The start snapshot's reading of /proc/timer_list: the CPUs in any order,
+ * an offline CPU's state ignored for the count, the read over once every
+ * online CPU has its state (what follows, a tick device or a later CPU
+ * section, is not read), and a CPU the file lacks left unknown after the
+ * whole file.
+ */
+static void test_timer_list(void)
+{
+	static const char text[] =
+		"Timer List Version: v0.9\n"
+		"cpu: 3\n clock 0:\n  .get_time:   ktime_get\n"
+		"  .tick_stopped   : 1\n  .idle_jiffies   : 4294\n"
+		"cpu: 1\n  .tick_stopped   : 0\n"
+		"cpu: 2\n  .tick_stopped   : 1\n"
+		"cpu: 0\n  .tick_stopped   : 0\n"
+		"cpu: 1\n  .tick_stopped   : 1\n"
+		"Tick Device: mode:     1\n";
+	struct ts_cpuset online;
+	int stopped[TS_MAX_CPUS];
+	FILE *f;
+
+	for (int i = 0; i < TS_MAX_CPUS; i++)
+		stopped[i] = -1;
+	CU_ASSERT_EQUAL(ts_cpuset_parse(&online, "0-1,3"), 0);
+	f = fmemopen((void *)text, sizeof(text) - 1, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(ts_timer_list_stopped(f, &online, stopped), 3);
+	CU_ASSERT(stopped[3] == 1 && stopped[1] == 0 && stopped[2] == 1 && stopped[0] == 0);
+	/* stopped at CPU 0's line: the second section of CPU 1 is not read */
+	CU_ASSERT_FALSE(feof(f));
+	fclose(f);
+	/* a CPU without .tick_stopped (no NO_HZ_COMMON): the whole file, and unknown */
+	for (int i = 0; i < TS_MAX_CPUS; i++)
+		stopped[i] = -1;
+	CU_ASSERT_EQUAL(ts_cpuset_parse(&online, "0-4"), 0);
+	f = fmemopen((void *)text, sizeof(text) - 1, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(ts_timer_list_stopped(f, &online, stopped), 4);
+	CU_ASSERT(feof(f));
+	CU_ASSERT_EQUAL(stopped[4], -1);
+	CU_ASSERT_EQUAL(stopped[1], 1);		/* its last section */
+	fclose(f);
 }
 
 /* Write text to root/rel, making the directories on the way. */
@@ -2416,10 +2530,9 @@ static void test_pidmap(void)
 	ts_analysis_free(&an);
 }
 
-/* Fletcher's sums by the book, one word at a time: what ts_fletcher128() must equal */
-static struct ts_sum fletcher128_reference(const unsigned char *p, size_t len)
+/* Fletcher's sums by the book, one word at a time from s: what ts_fletcher128() must equal */
+static struct ts_sum fletcher128_from(struct ts_sum s, const unsigned char *p, size_t len)
 {
-	struct ts_sum s = { 0, 0 };
 
 	for (size_t i = 0; i < len; i += 4) {
 		uint32_t w = 0;
@@ -2430,6 +2543,11 @@ static struct ts_sum fletcher128_reference(const unsigned char *p, size_t len)
 		s.b += s.a;
 	}
 	return s;
+}
+
+static struct ts_sum fletcher128_reference(const unsigned char *p, size_t len)
+{
+	return fletcher128_from((struct ts_sum){ 0, 0 }, p, len);
 }
 
 static struct ts_sum fletcher128_of(const void *p, size_t len)
@@ -2472,7 +2590,7 @@ static void test_page_sum(void)
 	ts_fletcher128(&s, "efgh", 4);
 	r = fletcher128_of("abcdefgh", 8);
 	CU_ASSERT(ts_sum_same(&s, &r));
-	/* sums past 2^64 wrap: all ones, then a ramp */
+	/* a long buffer: all ones, then a ramp */
 	memset(big, 0xff, sizeof(big) / 2);
 	for (size_t i = sizeof(big) / 2; i < sizeof(big); i++)
 		big[i] = (unsigned char)(i * 7);
@@ -2485,11 +2603,21 @@ static void test_page_sum(void)
 			s = fletcher128_of(big + sizeof(big) / 2 + off, len);
 			r = fletcher128_reference(big + sizeof(big) / 2 + off, len);
 			CU_ASSERT(ts_sum_same(&s, &r));
-			s = fletcher128_of(big + sizeof(big) / 2 - 4096, 4096);
-			ts_fletcher128(&s, big + sizeof(big) / 2, len);
-			r = fletcher128_reference(big + sizeof(big) / 2 - 4096, 4096 + len);
+			s = fletcher128_of(big + sizeof(big) / 2 - 4096 + off, 4096);
+			ts_fletcher128(&s, big + sizeof(big) / 2 + off, len);
+			r = fletcher128_reference(big + sizeof(big) / 2 - 4096 + off, 4096 + len);
 			CU_ASSERT(ts_sum_same(&s, &r));
 		}
+	}
+	/* both sums past 2^64 within a page: from just under it, the lanes and the rest */
+	for (size_t len = 4096; len < 4096 + 8; len++) {
+		const struct ts_sum near = { UINT64_MAX - 5, UINT64_MAX - 1000 };
+
+		s = near;
+		ts_fletcher128(&s, big, len);
+		r = fletcher128_from(near, big, len);
+		CU_ASSERT(ts_sum_same(&s, &r));
+		CU_ASSERT(s.a < near.a && s.b < near.b);	/* both wrapped */
 	}
 	r = fletcher128_reference(big, sizeof(big));
 	s = (struct ts_sum){ 0, 0 };
@@ -3233,6 +3361,10 @@ int main(int argc, char **argv)
 		{ "marks: cause types recorded, co-runner quotas", test_mark_causes_quotas },
 		{ "pidmap: O(1) quota lookups, bounded, a full map counted", test_pidmap },
 		{ "decode: one table lookup routes a record, wide ids none", test_decode_routes },
+		{ "decode: a switch at offsets checked once, as field by field",
+		  test_decode_switch_fast },
+		{ "snapshot: each CPU's tick from /proc/timer_list, read no further",
+		  test_timer_list },
 		{ "cgroup: one cpu.max reader, the innermost quota", test_cgroup_cpu_max },
 		{ "names: SCHED sub-reasons of the 6.1 and 6.12 series", test_sched_names },
 		{ "timeline: causes as rows, their exits, split when full", test_timeline_causes },
