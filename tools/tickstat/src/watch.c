@@ -67,7 +67,8 @@ int ts_watch_start(struct ts_watch *w, const struct ts_session_opts *so, struct 
 	memset(w, 0, sizeof(*w));
 	w->an = an;
 	w->poll_ns = ts_watch_poll_ms(interval_s) * 1000000ULL;
-	w->wait_ns = w->poll_ns;
+	/* the buffers' pace is not known yet: from the shortest poll period up */
+	w->wait_ns = TS_WATCH_POLL_MIN_MS * 1000000ULL;
 	if (read_online(&w->online)) {
 		err_msg("cannot read /sys/devices/system/cpu/online\n");
 		return -1;

@@ -37,7 +37,8 @@ struct ts_watch {
 	/*
 	 * The wait before the next poll: poll_ns (ts_watch_poll_ms) while the
 	 * CPUs give little, shorter while one fills its buffer faster
-	 * (ts_session_next_wait_ns), so that a burst does not overrun it.
+	 * (ts_session_next_wait_ns), so that a burst does not overrun it;
+	 * TS_WATCH_POLL_MIN_MS at the start, doubling from there.
 	 */
 	uint64_t poll_ns, wait_ns;
 };
