@@ -237,12 +237,13 @@ static int field_end(const struct tep_format_field *f, int size)
 static void fast_fields(struct ts_decoder *d)
 {
 	struct tep_format_field **f = d->field;
+	int type_end = field_end(d->common_type, 2), pid_end = field_end(f[F_PID], 4);
 	int ends[4];
 
 	/* a record shorter than 8 bytes is refused before any field is read */
-	if (field_end(d->common_type, 2) && field_end(d->common_type, 2) <= 8)
+	if (type_end && type_end <= 8)
 		d->type_at = d->common_type->offset + 1;
-	if (field_end(f[F_PID], 4) && field_end(f[F_PID], 4) <= 8)
+	if (pid_end && pid_end <= 8)
 		d->pid_at = f[F_PID]->offset + 1;
 	ends[0] = field_end(f[F_SW_PREV_PID], 4);
 	ends[1] = field_end(f[F_SW_NEXT_PID], 4);

@@ -257,10 +257,12 @@ static int mark_token(struct ts_stream *s, char *tok)
 		if (ts_cpuset_parse(&set, v))
 			return -1;
 		/* a long list comes in pieces (session.c): the union */
-		if (tok[0] == 'n' && !s->nohz_pieces++)
-			ts_analysis_set_nohz_full_list(an, v);
-		else if (tok[0] == 'n')
-			ts_analysis_add_nohz_full_list(an, v);
+		if (tok[0] == 'n') {
+			if (!s->nohz_pieces++)
+				ts_analysis_set_nohz_full_list(an, v);
+			else
+				ts_analysis_add_nohz_full_list(an, v);
+		}
 		for (cpu = 0; cpu < TS_CPUSET_WORDS * 64; cpu++) {
 			if (!ts_cpuset_has(&set, cpu))
 				continue;

@@ -2,9 +2,9 @@
 /*
  * top.c - tickstat top: the tick of every watched CPU, refreshed every
  * interval, on the monitor's path (watch.c: one session, polled a quarter
- * of the interval apart into the same state machine).  topsnap.c takes the interval's
- * numbers, toptext.c makes them lines; this file is the loop and the
- * terminal.
+ * of the interval apart into the same state machine).  topsnap.c takes
+ * the interval's numbers, toptext.c makes them lines; this file is the
+ * loop and the terminal.
  *
  * On a terminal the screen is redrawn in place (ANSI escapes), at the
  * terminal's size, again at once when the terminal is resized (SIGWINCH);
