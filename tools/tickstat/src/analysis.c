@@ -39,6 +39,7 @@ void ts_analysis_free(struct ts_analysis *an)
 			free(an->cpus[i]->tl_causes);
 		}
 		free(an->cpus[i]);
+		free(an->spare[i]);
 	}
 	for (int i = 0; i < an->nr_callers; i++)
 		free(an->callers[i].name);
@@ -73,10 +74,11 @@ static inline struct ts_cpu *cpu_state(struct ts_analysis *an, int cpu)
 /* cpu_state()'s first use of a CPU */
 static struct ts_cpu *new_cpu_state(struct ts_analysis *an, int cpu)
 {
-	struct ts_cpu *c = calloc(1, sizeof(*c));
+	struct ts_cpu *c = an->spare[cpu] ? an->spare[cpu] : calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
+	an->spare[cpu] = NULL;
 	c->cpu = cpu;
 	c->nohz_full = an->nohz_default;
 	c->last_ts = an->win_start;
@@ -92,6 +94,33 @@ static struct ts_cpu *new_cpu_state(struct ts_analysis *an, int cpu)
 	if (!an->restrict_cpus)
 		c->active = 1;
 	return c;
+}
+
+/*
+ * ts_analysis_reserve_cpu - allocate a CPU's state ahead of its first use,
+ * its pages written to, so that they are in memory.  A live session does
+ * so for every online CPU before tracing starts: at 64 vCPUs, the page
+ * faults of 64 states (34 KiB each) when the start mark named the CPUs
+ * took 70 ms of the window under the emulator.  The state is set up at
+ * the first use, as without.  Returns 0, or -1 if out of range or out of
+ * memory.
+ */
+int ts_analysis_reserve_cpu(struct ts_analysis *an, int cpu)
+{
+	volatile char *bytes;
+
+	if (cpu < 0 || cpu >= TS_MAX_CPUS)
+		return -1;
+	if (an->cpus[cpu] || an->spare[cpu])
+		return 0;
+	an->spare[cpu] = calloc(1, sizeof(*an->spare[cpu]));
+	if (!an->spare[cpu])
+		return -1;
+	bytes = (volatile char *)an->spare[cpu];
+	for (size_t off = 0; off < sizeof(*an->spare[cpu]); off += 4096)
+		bytes[off] = 0;
+	bytes[sizeof(*an->spare[cpu]) - 1] = 0;	/* the last page, however aligned */
+	return 0;
 }
 
 /* ts_analysis_find_cpu - the state of a CPU, to read; NULL if the analysis has none */

@@ -368,6 +368,8 @@ struct ts_analysis {
 	int counting;			/* the current event lies in the range */
 	int nr_cpus;			/* highest CPU + 1 */
 	struct ts_cpu *cpus[TS_MAX_CPUS];
+	/* states allocated ahead (ts_analysis_reserve_cpu), for a CPU's first use */
+	struct ts_cpu *spare[TS_MAX_CPUS];
 	int restrict_cpus;		/* only monitored CPUs are reported */
 	uint64_t covered[TS_MAX_CPUS / 64];	/* CPUs the source has data of */
 
@@ -437,6 +439,7 @@ void ts_analysis_init(struct ts_analysis *an);
 void ts_analysis_free(struct ts_analysis *an);
 const struct ts_cpu *ts_analysis_find_cpu(const struct ts_analysis *an, int cpu);
 int ts_analysis_add_cpu(struct ts_analysis *an, int cpu);
+int ts_analysis_reserve_cpu(struct ts_analysis *an, int cpu);
 void ts_analysis_set_start(struct ts_analysis *an, uint64_t start);
 void ts_analysis_set_range(struct ts_analysis *an, uint64_t start, uint64_t end);
 void ts_analysis_set_snapshot(struct ts_analysis *an, uint64_t ts);

@@ -1262,6 +1262,13 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 	ss->rd.buffer_pages = (int)((int64_t)o->buffer_kb * 1024 / ss->rd.page_size);
 	if (o->doctor)
 		audit_host(ss);
+	/* the CPUs' states in memory before the window starts, not in it */
+	for (int c = 0; c <= ts_cpuset_max(&ss->online); c++) {
+		if (ts_cpuset_has(&ss->online, c) && ts_analysis_reserve_cpu(an, c)) {
+			err_msg("out of memory for the CPUs' states\n");
+			goto fail;
+		}
+	}
 	if (open_readers(&ss->rd, ss->inst, &ss->online, o->whole_pages) || start_tracing(ss, o))
 		goto fail;
 	return ss;

@@ -1041,6 +1041,51 @@ static void test_patched_two_tasks(void)
 	ts_analysis_free(&an);
 }
 
+/*
+ * A CPU's state allocated ahead (ts_analysis_reserve_cpu, before the
+ * window) is the state its first use would make: the same figures, and a
+ * CPU reserved without events is not reported.
+ */
+static void test_reserved_cpu_state(void)
+{
+	struct ts_metrics m[2];
+	uint64_t ticks[2];
+
+	for (int reserve = 0; reserve < 2; reserve++) {
+		stream_start(0, 1, 0);
+		if (reserve) {
+			CU_ASSERT_EQUAL(ts_analysis_reserve_cpu(&an, 1), 0);
+			CU_ASSERT_EQUAL(ts_analysis_reserve_cpu(&an, 5), 0);
+			CU_ASSERT_EQUAL(ts_analysis_reserve_cpu(&an, 1), 0);	/* once */
+			CU_ASSERT_EQUAL(ts_analysis_reserve_cpu(&an, TS_MAX_CPUS), -1);
+			CU_ASSERT_PTR_NULL(an.cpus[1]);
+			CU_ASSERT_PTR_NOT_NULL(an.spare[1]);
+			CU_ASSERT_EQUAL(an.nr_cpus, 0);
+		}
+		switch_to(1, 0, 100, NULL);
+		if (reserve)
+			CU_ASSERT_PTR_NULL(an.spare[1]);	/* taken by the first use */
+		stop_ok(1, 100 * MS);
+		stop_sched(1, 1 * S);
+		restart(1, 1 * S + 1000, TS_RESTART_DEPENDENCY);
+		tick(1, 1 * S + 4 * MS);
+		stop_ok(1, 2 * S);
+		ts_analysis_finish(&an, 3 * S);
+		ts_metrics_of(&an, an.cpus[1], &m[reserve]);
+		ticks[reserve] = an.cpus[1]->ticks;
+		CU_ASSERT_PTR_NULL(an.cpus[5]);			/* no event: not reported */
+		CU_ASSERT_EQUAL(an.nr_cpus, 2);
+		ts_analysis_free(&an);			/* frees the spare of CPU 5 */
+	}
+	CU_ASSERT_EQUAL(m[1].window_ns, m[0].window_ns);
+	CU_ASSERT_EQUAL(m[1].stopped_ns, m[0].stopped_ns);
+	CU_ASSERT_EQUAL(m[1].running_ns, m[0].running_ns);
+	CU_ASSERT_EQUAL(m[1].unknown_ns, m[0].unknown_ns);
+	CU_ASSERT_EQUAL(m[1].busy_ns, m[0].busy_ns);
+	CU_ASSERT_EQUAL(ticks[1], ticks[0]);
+	CU_ASSERT_EQUAL(m[0].stopped_ns, 900 * MS + 1000 + 1 * S);
+}
+
 /* Stock: no restart event: the refusal itself ends the stopped interval. */
 static void test_stock_inferred_restart(void)
 {
@@ -3336,6 +3381,7 @@ int main(int argc, char **argv)
 		{ "cpuset: long lists, cut or in pieces", test_cpuset_long },
 		{ "decode: the tick's hrtimer by either name", test_decode_tick_names },
 		{ "state: patched, two tasks then one", test_patched_two_tasks },
+		{ "state: a CPU's state reserved ahead is the same", test_reserved_cpu_state },
 		{ "state: stock, restart inferred from a refusal", test_stock_inferred_restart },
 		{ "state: stock, idle exit on a housekeeping CPU", test_stock_idle_exit },
 		{ "state: lost events make a gap unknown", test_lost_events },
