@@ -15,12 +15,26 @@ n=0
 rc() { echo "$1=$2" >> "$OUT/rc.txt"; }
 state() { cat $t/tracing_on $t/set_event $t/trace_clock $t/buffer_size_kb; ls $t/instances; }
 updates() { sed -n 's/^tickstat_monitor_updates_total //p' "$OUT/m.prom" 2>/dev/null; }
-# until the textfile shows two more updates than now: the last began after
-# this call, so it counts all that came before (a busy host slows the guest)
+# CLOCK_MONOTONIC now, in ns, and the instant the textfile counts up to
+now_ns() { sed -n 's/^now at \([0-9]*\) nsecs$/\1/p' /proc/timer_list; }
+counted_ns() {
+	awk '$1 == "tickstat_monitor_clock_seconds" { printf "%.0f", $2 * 1e9 }' "$OUT/m.prom" \
+		2>/dev/null
+}
+# until the textfile shows two more updates than now and counts up to now
+# (the monitor charges up to the moment every CPU's events were read to,
+# which may be polls old): it counts all that came before this call (a
+# busy host slows the guest)
+behind() {
+	v=$(updates)
+	c=$(counted_ns)
+	[ "${v:-0}" -lt $((${u:-0} + 2)) ] || [ "${c:-0}" -lt "$t0" ]
+}
 wait_update() {
 	u=$(updates)
+	t0=$(now_ns)
 	i=0
-	while [ "$(updates)" -lt $((${u:-0} + 2)) ] && [ $i -lt 300 ]; do
+	while behind && [ $i -lt 300 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done

@@ -10,10 +10,11 @@
  * CPUs up to.  Fed then, the event would change the state only from that
  * moment on, and the time in between would stay with the state before it.
  *
- * A watcher (tickstat monitor) therefore charges up to the previous poll's
- * moment, not the current one, and holds back what is newer
- * (ts_analysis_hold): an event committed up to one poll late still reaches
- * the state machine before the time it belongs to is charged.  Per CPU,
+ * A watcher (tickstat monitor, top) therefore charges only up to a moment
+ * before which each CPU's buffer has been read again since
+ * (ts_session_complete_ns), and holds back what is newer
+ * (ts_analysis_hold): an event committed up to one read late still
+ * reaches the state machine before the time it belongs to is charged.  Per CPU,
  * events reach the state machine in the order they came; once a CPU has an
  * event held, the ones after it wait too.  A moment is charged up to
  * before the events stamped at it count, as a report's half-open range

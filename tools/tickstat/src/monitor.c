@@ -4,11 +4,11 @@
  *
  * One recording session, watched live (watch.c), feeds the same state
  * machine as record and report: at every poll (a quarter of the interval,
- * 250 ms to 1 s: ts_watch_poll_ms) the ring buffers are drained and every
- * CPU is charged up to the moment taken before the previous drain, so
- * that the counters over any span equal a report of the same span, one
- * poll behind; a CPU that goes offline is unknown until it
- * is back.  Every interval the counters become a Prometheus exposition
+ * 250 ms to 1 s: ts_watch_poll_ms) the ring buffers are drained, whole
+ * pages only, and every CPU is charged up to the moment every CPU's events
+ * have been read to, so that the counters over any span equal a report of
+ * the same span, about a poll behind; a CPU that goes offline is unknown
+ * until it is back.  Every interval the counters become a Prometheus exposition
  * (series.c), written atomically to the textfile and served over HTTP
  * (httpd.c).
  *
@@ -220,9 +220,15 @@ static int check_outputs(struct monitor *m)
 static int start(struct monitor *m)
 {
 	/* no kprobes (they crashed Debian's 6.1 in the guest): the patched events only */
+	/*
+	 * whole pages: a page the kernel still writes is copied out an event
+	 * at a time, 84 kernel instructions an event at 64 CPUs polled a
+	 * second apart (docs/performance.md); the numbers, shown every
+	 * interval, come up to a second later
+	 */
 	struct ts_session_opts so = { .cpus = m->o->cpus, .buffer_kb = m->o->buffer_kb,
 				      .pin_away = 1, .probes = TS_PROBES_OFF,
-				      .causes = !m->o->no_causes };
+				      .causes = !m->o->no_causes, .whole_pages = 1 };
 	struct utsname uts;
 	char list[512], err[256];
 

@@ -370,6 +370,13 @@ struct reader {
 	/* whole pages (ts_session_opts.whole_pages): spliced through a pipe */
 	int pipe[2];			/* -1: read() every page */
 	uint64_t last_page_ns[TS_MAX_CPUS];	/* when the CPU last gave a page */
+	/* with whole pages, the page in the writing is read after this without a page */
+	uint64_t quiet_ns;
+	/*
+	 * The starts of the last two drains that read the CPU's buffer empty
+	 * (ts_session_complete_ns)
+	 */
+	uint64_t last_empty_ns[TS_MAX_CPUS], prev_empty_ns[TS_MAX_CPUS];
 };
 
 /* a caller of tick_dep_set and its function ("": none), for ts_session_symbol */
@@ -891,6 +898,30 @@ static int read_pages(struct ts_session *ss, int c, int max)
 }
 
 /*
+ * read() a CPU's pages until its buffer is empty, at most max of them (a
+ * CPU that writes faster than it is read would keep a reader that reads
+ * to the end forever).  A read that found it empty moves the CPU's last
+ * two empty reads (ts_session_complete_ns).  Returns how many, or -1.
+ */
+static int read_to_empty(struct ts_session *ss, int c, uint64_t now, int max)
+{
+	struct reader *r = &ss->rd;
+	int n = read_pages(ss, c, max);
+
+	if (n >= 0 && n < max) {
+		r->prev_empty_ns[c] = r->last_empty_ns[c];
+		r->last_empty_ns[c] = now;
+	}
+	return n;
+}
+
+/* what a poll reads of one CPU at most: a buffer's worth, and a page */
+static int read_limit(const struct reader *r)
+{
+	return r->buffer_pages > 0 ? r->buffer_pages + 1 : INT_MAX;
+}
+
+/*
  * splice() a CPU's whole pages through the pipe: the kernel hands out only
  * pages it has finished writing (of a page read in part, the rest, once
  * written).  Up to SPLICE_PAGES at a time, read from the pipe with one
@@ -946,7 +977,7 @@ static int splice_pages(struct ts_session *ss, int c)
  * once it has finished writing it.  all: every event, the page in the
  * writing included (the end of a session).
  */
-#define WHOLE_PAGE_WAIT_NS	(1000 * 1000000ULL)
+#define WHOLE_PAGE_WAIT_NS	(1000 * 1000000ULL)	/* a watcher's: its poll (quiet_ns) */
 
 static int drain_all(struct ts_session *ss, int all)
 {
@@ -962,14 +993,14 @@ static int drain_all(struct ts_session *ss, int all)
 			continue;
 		if (!all && r->pipe[0] >= 0) {
 			n = splice_pages(ss, c);
-			if (!n && now - r->last_page_ns[c] >= WHOLE_PAGE_WAIT_NS)
-				n = read_pages(ss, c, 1);
+			if (!n && now - r->last_page_ns[c] >= r->quiet_ns)
+				n = read_to_empty(ss, c, now, read_limit(r));
 			if (n < 0)
 				return -1;
 			got = n;
 		}
 		if (all || r->pipe[0] < 0) {
-			n = read_pages(ss, c, INT_MAX);
+			n = read_to_empty(ss, c, now, all ? INT_MAX : read_limit(r));
 			if (n < 0)
 				return -1;
 			got += n;
@@ -994,6 +1025,7 @@ static int open_readers(struct reader *r, struct tracefs_instance *inst,
 
 	r->nr = 0;
 	r->pipe[0] = r->pipe[1] = -1;
+	r->quiet_ns = WHOLE_PAGE_WAIT_NS;
 	if (whole_pages && pipe2(r->pipe, O_CLOEXEC)) {
 		err_msg("cannot make a pipe for the ring buffers' pages: %m\n");
 		return -1;
@@ -1271,6 +1303,10 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 	}
 	if (open_readers(&ss->rd, ss->inst, &ss->online, o->whole_pages) || start_tracing(ss, o))
 		goto fail;
+	for (int c = 0; c < ss->rd.nr; c++) {	/* nothing was traced before */
+		ss->rd.last_empty_ns[c] = ss->start;
+		ss->rd.prev_empty_ns[c] = ss->start;
+	}
 	return ss;
 fail:
 	ts_session_free(ss);
@@ -1281,6 +1317,69 @@ fail:
 const struct ts_cpuset *ts_session_monitored(const struct ts_session *ss)
 {
 	return &ss->mon;
+}
+
+/*
+ * ts_session_drain_cpu - read a CPU's buffer empty, the page it still
+ * writes included: a watcher saw it go offline, and with whole pages its
+ * last events could otherwise come after its state became unknown, and
+ * set it again.  Returns 0, or -1 after saying why.
+ */
+int ts_session_drain_cpu(struct ts_session *ss, int cpu)
+{
+	struct reader *r = &ss->rd;
+	uint64_t now = ts_now_ns();
+
+	if (cpu < 0 || cpu >= r->nr || r->fd[cpu] < 0)
+		return 0;
+	/* offline, it writes nothing more: the read ends */
+	if (read_to_empty(ss, cpu, now, INT_MAX) < 0)
+		return -1;
+	r->last_page_ns[cpu] = now;
+	return 0;
+}
+
+/*
+ * ts_session_set_quiet_ns - with whole pages, read the page a CPU still
+ * writes once it has given no page for this long (a watcher: half its
+ * poll, so that a CPU with few events is read about every poll, one with
+ * many gives whole pages; record: WHOLE_PAGE_WAIT_NS)
+ */
+void ts_session_set_quiet_ns(struct ts_session *ss, uint64_t ns)
+{
+	ss->rd.quiet_ns = ns;
+}
+
+/*
+ * ts_session_complete_ns - every event stamped before this moment has been
+ * read from every CPU (CLOCK_MONOTONIC), an event committed up to a read
+ * late included.  Of each CPU, the later of:
+ *
+ * - the stamp of the last event read: a CPU's buffer hands its events out
+ *   in the order they took room in it, and one whose writer was
+ *   interrupted before it committed (hold.c) holds back those after it;
+ * - the start of the drain before the last that read its buffer empty:
+ *   the last one read what was committed since, an event stamped before
+ *   that start included.
+ *
+ * The second moves every poll for a CPU read at every poll; with whole
+ * pages, for one read once it gives no page for quiet_ns.
+ */
+uint64_t ts_session_complete_ns(const struct ts_session *ss)
+{
+	uint64_t min = UINT64_MAX;
+
+	for (int c = 0; c < ss->rd.nr; c++) {
+		uint64_t done = ss->rd.prev_empty_ns[c];
+
+		if (ss->rd.fd[c] < 0)
+			continue;
+		if (ss->stream_ok && ss->s.cpu_pages[c].last_ts > done)
+			done = ss->s.cpu_pages[c].last_ts;
+		if (done < min)
+			min = done;
+	}
+	return min == UINT64_MAX ? ss->start : min;
 }
 
 /* ts_session_start_ns - when tracing was switched on (CLOCK_MONOTONIC) */

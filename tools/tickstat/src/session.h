@@ -57,6 +57,9 @@ static inline uint64_t ts_wait_after(int most_pages, int buffer_pages, uint64_t 
 struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_analysis *an,
 				    FILE *out, const char *path);
 const struct ts_cpuset *ts_session_monitored(const struct ts_session *ss);
+uint64_t ts_session_complete_ns(const struct ts_session *ss);
+int ts_session_drain_cpu(struct ts_session *ss, int cpu);
+void ts_session_set_quiet_ns(struct ts_session *ss, uint64_t ns);
 uint64_t ts_session_start_ns(const struct ts_session *ss);
 uint64_t ts_session_records(const struct ts_session *ss);
 const char *ts_session_symbol(struct ts_session *ss, uint64_t addr);

@@ -3,11 +3,14 @@
  * watch.c - a session watched live (watch.h).
  *
  * Every poll drains the ring buffers and charges every CPU up to the
- * moment taken before the previous drain; the events newer than that
- * moment are held back until the next poll (hold.c), so that an event
- * committed up to a poll late still counts from its own time
- * (ts_analysis_advance): the numbers over any span then equal a report of
- * the same span, one poll behind.
+ * moment every CPU's events have been read to, late commits included
+ * (ts_session_complete_ns: about the previous poll's moment when every
+ * CPU is read at every poll, as tickstat top does; the monitor takes
+ * whole pages, and a CPU that gives many is complete up to its last
+ * event); the events newer than that moment are held back (hold.c), so
+ * that an event committed up to a poll late still counts from its own
+ * time (ts_analysis_advance): the numbers over any span then equal a
+ * report of the same span, about a poll behind.
  *
  * CPU hotplug: the online mask is read at every poll; a watched CPU that
  * left it is unknown from its last event on (ts_analysis_offline), and its
@@ -35,25 +38,30 @@ static int read_online(struct ts_cpuset *set)
 /*
  * A watched CPU that left the online mask is unknown from its last event
  * or the moment charged up to, whichever is later: its last events come
- * just before it goes.
+ * just before it goes, and are read first (the page it was writing too).
+ * Returns 0, or -1 after saying why.
  */
-static void check_hotplug(struct ts_watch *w)
+static int check_hotplug(struct ts_watch *w)
 {
 	struct ts_cpuset now;
 
 	if (read_online(&now))
-		return;
+		return 0;
 	for (int i = 0; i < w->an->nr_cpus; i++) {
 		const struct ts_cpu *c = w->an->cpus[i];
 		int was = ts_cpuset_has(&w->online, i), is = ts_cpuset_has(&now, i);
 
 		if (!c || !c->active || was == is)
 			continue;
-		if (!is)
+		if (!is) {
+			if (ts_session_drain_cpu(w->ss, i))
+				return -1;
 			ts_analysis_offline(w->an, i, w->charge_to);
+		}
 		info_msg("tickstat: CPU %d went %s\n", i, is ? "online" : "offline");
 	}
 	w->online = now;
+	return 0;
 }
 
 /*
@@ -83,23 +91,33 @@ int ts_watch_start(struct ts_watch *w, const struct ts_session_opts *so, struct 
 
 /*
  * ts_watch_poll - drain the ring buffers and charge every CPU up to the
- * moment taken before the previous drain: what is newer waits for the
- * next poll.  Returns 0, or -1 after saying why.
+ * moment every CPU's events have been read to (ts_session_complete_ns):
+ * what is newer waits for a later poll.  Returns 0, or -1 after saying why.
  */
 int ts_watch_poll(struct ts_watch *w)
 {
-	uint64_t before = ts_now_ns();
+	uint64_t before = ts_now_ns(), complete;
 
+	/* what the drain brings stamped at or after the moment charged up to waits */
 	if (ts_analysis_hold(w->an, w->charge_to)) {
 		err_msg("out of memory\n");
 		return -1;
 	}
-	if (ts_session_poll(w->ss))
+	ts_session_set_quiet_ns(w->ss, w->wait_ns / 2);
+	if (ts_session_poll(w->ss) || check_hotplug(w))
 		return -1;
-	check_hotplug(w);
+	complete = ts_session_complete_ns(w->ss);
+	if (complete > before)
+		complete = before;
+	if (complete > w->charge_to)
+		w->charge_to = complete;
+	/* what waited and is now older than the moment goes in first */
+	if (ts_analysis_hold(w->an, w->charge_to)) {
+		err_msg("out of memory\n");
+		return -1;
+	}
 	ts_analysis_advance(w->an, w->charge_to);
 	w->clock_ns = w->charge_to;
-	w->charge_to = before;
 	w->wait_ns = ts_session_next_wait_ns(w->ss, w->wait_ns, w->poll_ns);
 	return 0;
 }

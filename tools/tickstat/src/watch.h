@@ -19,11 +19,12 @@
 /*
  * A poll every quarter of the interval the numbers are shown at, within
  * these, and closer while a CPU fills its buffer fast (struct ts_watch):
- * each poll reads every CPU's partly written page, which the kernel copies
- * out an event at a time, so that polls 250 ms apart cost a 64-CPU monitor
- * at 200 wakeups a second 146 instructions an event in
- * ring_buffer_read_page() alone, 46 at 1 s (docs/performance.md, "Where
- * the kernel's part goes").
+ * a poll that reads a CPU's partly written page has the kernel copy it out
+ * an event at a time, so that polls 250 ms apart cost a 64-CPU monitor at
+ * 200 wakeups a second 146 instructions an event in ring_buffer_read_page()
+ * alone, 46 at 1 s (docs/performance.md, "Where the kernel's part goes");
+ * the monitor now takes whole pages (ts_session_opts.whole_pages), top
+ * reads every page, for a screen one poll behind.
  */
 #define TS_WATCH_POLL_MIN_MS	250
 #define TS_WATCH_POLL_MAX_MS	1000
@@ -32,7 +33,7 @@ struct ts_watch {
 	struct ts_analysis *an;
 	struct ts_session *ss;
 	struct ts_cpuset online;	/* the online mask at the last poll */
-	uint64_t charge_to;		/* the moment before the last drain */
+	uint64_t charge_to;		/* every CPU's events read to (ts_session_complete_ns) */
 	uint64_t clock_ns;		/* the CPUs are charged up to here (CLOCK_MONOTONIC) */
 	/*
 	 * The wait before the next poll: poll_ns (ts_watch_poll_ms) while the
@@ -54,7 +55,7 @@ void ts_watch_free(struct ts_watch *w);
  * ts_watch_poll_ms - the time between polls for numbers shown every
  * interval_s: a quarter of it, from TS_WATCH_POLL_MIN_MS (tickstat top's
  * second) to TS_WATCH_POLL_MAX_MS (the monitor's 10 s).  The numbers are
- * one poll behind.
+ * about a poll behind (ts_watch_poll).
  */
 static inline int ts_watch_poll_ms(double interval_s)
 {
