@@ -879,17 +879,24 @@ static int take_pages(struct ts_session *ss, int c, char *buf, ssize_t n)
 	return 0;
 }
 
-/* read() a CPU's pages, at most max of them; returns how many, or -1 */
-static int read_pages(struct ts_session *ss, int c, int max)
+/*
+ * read() a CPU's pages, at most max of them; returns how many, or -1.
+ * *empty: the last read found the buffer empty (EAGAIN; a read that
+ * returns 0 or fails otherwise says nothing of what is left).
+ */
+static int read_pages(struct ts_session *ss, int c, int max, int *empty)
 {
 	struct reader *r = &ss->rd;
 	int got = 0;
 
+	*empty = 0;
 	while (got < max) {
 		ssize_t n = read(r->fd[c], r->page, r->page_size);
 
-		if (n <= 0)
+		if (n <= 0) {
+			*empty = n < 0 && errno == EAGAIN;
 			break;
+		}
 		got++;
 		if (take_pages(ss, c, r->page, n))
 			return -1;
@@ -900,15 +907,16 @@ static int read_pages(struct ts_session *ss, int c, int max)
 /*
  * read() a CPU's pages until its buffer is empty, at most max of them (a
  * CPU that writes faster than it is read would keep a reader that reads
- * to the end forever).  A read that found it empty moves the CPU's last
- * two empty reads (ts_session_complete_ns).  Returns how many, or -1.
+ * to the end forever).  A drain that found it empty moves the CPU's last
+ * two empty reads (ts_session_complete_ns), once a drain.  Returns how
+ * many, or -1.
  */
 static int read_to_empty(struct ts_session *ss, int c, uint64_t now, int max)
 {
 	struct reader *r = &ss->rd;
-	int n = read_pages(ss, c, max);
+	int empty, n = read_pages(ss, c, max, &empty);
 
-	if (n >= 0 && n < max) {
+	if (n >= 0 && empty && now > r->last_empty_ns[c]) {
 		r->prev_empty_ns[c] = r->last_empty_ns[c];
 		r->last_empty_ns[c] = now;
 	}
@@ -924,9 +932,12 @@ static int read_limit(const struct reader *r)
 /*
  * splice() a CPU's whole pages through the pipe: the kernel hands out only
  * pages it has finished writing (of a page read in part, the rest, once
- * written).  Up to SPLICE_PAGES at a time, read from the pipe with one
- * read() and spooled with one write.  Returns how many, or -1; a kernel
- * that cannot splice the buffers turns the reader to read() for good.
+ * written, as ring_buffer_read_page() does in 6.1 and 6.12; a kernel
+ * without that leaves the rest to the next read(), and the CPU gives no
+ * page until its quiet read).  Up to SPLICE_PAGES at a time, read from the
+ * pipe with one read() and spooled with one write.  Returns how many, or
+ * -1; a kernel that cannot splice the buffers turns the reader to read()
+ * for good.
  */
 static int splice_pages(struct ts_session *ss, int c)
 {
@@ -1329,11 +1340,16 @@ int ts_session_drain_cpu(struct ts_session *ss, int cpu)
 {
 	struct reader *r = &ss->rd;
 	uint64_t now = ts_now_ns();
+	int empty;
 
 	if (cpu < 0 || cpu >= r->nr || r->fd[cpu] < 0)
 		return 0;
-	/* offline, it writes nothing more: the read ends */
-	if (read_to_empty(ss, cpu, now, INT_MAX) < 0)
+	/*
+	 * It may still write its last few events (leaving the online mask
+	 * comes before its last switch to idle): the read ends.  Not an
+	 * empty read of a drain: the drain's own is its last.
+	 */
+	if (read_pages(ss, cpu, INT_MAX, &empty) < 0)
 		return -1;
 	r->last_page_ns[cpu] = now;
 	return 0;
