@@ -107,8 +107,6 @@ static struct ts_cpu *new_cpu_state(struct ts_analysis *an, int cpu)
  */
 int ts_analysis_reserve_cpu(struct ts_analysis *an, int cpu)
 {
-	volatile char *bytes;
-
 	if (cpu < 0 || cpu >= TS_MAX_CPUS)
 		return -1;
 	if (an->cpus[cpu] || an->spare[cpu])
@@ -116,10 +114,8 @@ int ts_analysis_reserve_cpu(struct ts_analysis *an, int cpu)
 	an->spare[cpu] = calloc(1, sizeof(*an->spare[cpu]));
 	if (!an->spare[cpu])
 		return -1;
-	bytes = (volatile char *)an->spare[cpu];
-	for (size_t off = 0; off < sizeof(*an->spare[cpu]); off += 4096)
-		bytes[off] = 0;
-	bytes[sizeof(*an->spare[cpu]) - 1] = 0;	/* the last page, however aligned */
+	/* calloc() leaves fresh pages untouched; a zeroing it cannot drop */
+	explicit_bzero(an->spare[cpu], sizeof(*an->spare[cpu]));
 	return 0;
 }
 

@@ -988,7 +988,8 @@ static int splice_pages(struct ts_session *ss, int c)
  * once it has finished writing it.  all: every event, the page in the
  * writing included (the end of a session).
  */
-#define WHOLE_PAGE_WAIT_NS	(1000 * 1000000ULL)	/* record's: a watcher sets its own (quiet_ns) */
+/* record's: a watcher sets its own (quiet_ns) */
+#define WHOLE_PAGE_WAIT_NS	(1000 * 1000000ULL)
 
 static int drain_all(struct ts_session *ss, int all)
 {
