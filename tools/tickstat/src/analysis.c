@@ -111,10 +111,10 @@ int ts_analysis_reserve_cpu(struct ts_analysis *an, int cpu)
 		return -1;
 	if (an->cpus[cpu] || an->spare[cpu])
 		return 0;
-	an->spare[cpu] = calloc(1, sizeof(*an->spare[cpu]));
+	an->spare[cpu] = malloc(sizeof(*an->spare[cpu]));
 	if (!an->spare[cpu])
 		return -1;
-	/* calloc() leaves fresh pages untouched; a zeroing it cannot drop */
+	/* zeroed by a write the compiler cannot drop: every page faulted in now */
 	explicit_bzero(an->spare[cpu], sizeof(*an->spare[cpu]));
 	return 0;
 }

@@ -219,12 +219,12 @@ static int check_outputs(struct monitor *m)
 
 static int start(struct monitor *m)
 {
-	/* no kprobes (they crashed Debian's 6.1 in the guest): the patched events only */
 	/*
-	 * whole pages: a page the kernel still writes is copied out an event
-	 * at a time, 84 kernel instructions an event at 64 CPUs polled a
-	 * second apart (docs/performance.md); the numbers, shown every
-	 * interval, come up to a second later
+	 * No kprobes (they crashed Debian's 6.1 in the guest): the patched
+	 * events only.  Whole pages: a page the kernel still writes is copied
+	 * out an event at a time, 84 kernel instructions an event at 64 CPUs
+	 * polled a second apart (docs/performance.md); the numbers stay about
+	 * a poll behind (watch.c).
 	 */
 	struct ts_session_opts so = { .cpus = m->o->cpus, .buffer_kb = m->o->buffer_kb,
 				      .pin_away = 1, .probes = TS_PROBES_OFF,
