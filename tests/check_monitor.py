@@ -158,6 +158,28 @@ def events_by_cpu(dat: Path) -> dict[str, list[tuple[int, str]]]:
 
 # the events that move a CPU from one state to another (docs/metrics.md)
 STATE_EVENTS = ("sched_switch:", "tick_stop:", "tick_restart:", "tick_retain:")
+# those of a CPU's own tick, which the monitor records of the CPUs it watches only
+OWN_TICK_EVENTS = ("tick_stop:", "tick_restart:", "tick_retain:", "hrtimer_expire_entry:")
+
+
+def monitored_cpus(dat: Path) -> set[int]:
+    """The CPUs a recording's start marks name monitored (its monitored=
+    tokens, a list in pieces read as their union: docs/recording-format.md)."""
+    res = subprocess.run(["trace-cmd", "report", "-i", str(dat)], capture_output=True,
+                         text=True)
+    cpus = set()
+    for text in res.stdout.splitlines():
+        if "tickstat v1 start:" not in text:
+            continue
+        for tok in re.findall(r"\bmonitored=([0-9,\-.]+)", text):
+            for part in tok.rstrip(".").split(","):
+                if not part:
+                    continue
+                lo, _, hi = part.partition("-")
+                cpus.update(range(int(lo), int(hi or lo) + 1))
+    if not cpus:
+        raise SystemExit(f"FAIL: {dat}: no monitored= in its start marks")
+    return cpus
 
 
 def stamp_pairs(own: Path, beside: Path) -> dict[int, list[tuple[int, int, bool]]]:
@@ -169,6 +191,12 @@ def stamp_pairs(own: Path, beside: Path) -> dict[int, list[tuple[int, int, bool]
     ring buffer after the other, each reading the clock when it reserves room.
     Prints how far apart the stamps are."""
     a, b = events_by_cpu(own), events_by_cpu(beside)
+    # the monitor records the own-tick events of the CPUs it watches only
+    # (tickstat-monitor(1), -C): leave the others' out of record's
+    watched = monitored_cpus(own)
+    for cpu in b:
+        if int(cpu) not in watched:
+            b[cpu] = [(ts, t) for ts, t in b[cpu] if t.split()[1] not in OWN_TICK_EVENTS]
     pairs = collections.defaultdict(list)
     for cpu, evs in b.items():
         mine = a.get(cpu, [])

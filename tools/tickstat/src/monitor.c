@@ -225,10 +225,12 @@ static int start(struct monitor *m)
 	 * out an event at a time, 84 kernel instructions an event at 64 CPUs
 	 * polled a second apart (docs/performance.md); the numbers stay about
 	 * a poll behind (watch.c).
+	 * The tick's own events of the watched CPUs only: it reports no other.
 	 */
 	struct ts_session_opts so = { .cpus = m->o->cpus, .buffer_kb = m->o->buffer_kb,
 				      .pin_away = 1, .probes = TS_PROBES_OFF,
-				      .causes = !m->o->no_causes, .whole_pages = 1 };
+				      .causes = !m->o->no_causes, .whole_pages = 1,
+				      .monitored_ticks_only = 1 };
 	struct utsname uts;
 	char list[512], err[256];
 

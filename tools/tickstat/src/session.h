@@ -24,6 +24,7 @@ struct ts_session_opts {
 	int no_vector_causes;		/* but not the x86 vectors' (tickstat top) */
 	int doctor;			/* audit the host at the start, into doctor marks */
 	int whole_pages;		/* polls take whole pages only (drain_all) */
+	int monitored_ticks_only;	/* the other CPUs' own tick events left out */
 };
 
 struct ts_session;
