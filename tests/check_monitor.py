@@ -386,6 +386,24 @@ def check_callers(start: Exposition, two: Exposition, rep: dict) -> None:
     expect("every culprit's caller has a name", not unknown, unknown)
 
 
+def check_housekeeping(tickstat: str, own: Path, rec: Path) -> None:
+    """The monitor's recording has no tick events of CPU 0, which it does not
+    watch: a report of CPU 0 from it is an error, not a row without ticks;
+    tickstat record's has them (the control)."""
+    mine = subprocess.run([tickstat, "report", "-C", "0", str(own)], capture_output=True,
+                          text=True)
+    expect("report -C 0 of the monitor's recording: exit 1, CPU 0 is not in it",
+           mine.returncode == 1 and f"-C: CPU 0 is not in {own}, which has data of CPUs 1-3"
+           in mine.stderr, (mine.returncode, mine.stderr.strip()))
+    theirs = subprocess.run([tickstat, "report", "--json", "-C", "0", str(rec)],
+                            capture_output=True, text=True)
+    ticks = None
+    if theirs.returncode == 0:
+        cpu0 = [c for c in json.loads(theirs.stdout)["cpus"] if c["cpu"] == 0]
+        ticks = cpu0[0]["ticks"] if cpu0 else None
+    expect("report -C 0 of tickstat record's recording: CPU 0's ticks", ticks, ticks)
+
+
 def main() -> int:
     out, tickstat = Path(sys.argv[1]), sys.argv[2]
     files = out / "files"
@@ -423,6 +441,7 @@ def main() -> int:
                   f"{worst / 1e6:.3f} ms (the stamps allow {allowed / 1e6:.3f} ms)")
         clock = {n: ns(e.get("tickstat_monitor_clock_seconds")) for n, e in snaps}
         check_callers(by["start"], by["two"], report(tickstat, rec, 0, clock["after-record"]))
+        check_housekeeping(tickstat, own, rec)
     try:
         http = Exposition((files / "http.prom").read_text())
         text = Exposition((files / "snap-9-online.prom").read_text())

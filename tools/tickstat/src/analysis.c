@@ -211,10 +211,27 @@ void ts_analysis_cover(struct ts_analysis *an, int cpu)
 		an->covered[cpu / 64] |= 1ULL << (cpu % 64);
 }
 
+/*
+ * ts_analysis_tick_data - the recorder kept this CPU's tick events, where
+ * it kept some CPUs' only (a start mark's ticks=: tickstat monitor).  The
+ * others' sched_switch events do not make them CPUs the source has data
+ * of: without their ticks, a row of them would be made up.
+ */
+void ts_analysis_tick_data(struct ts_analysis *an, int cpu)
+{
+	an->tick_data_limited = 1;
+	if (cpu >= 0 && cpu < TS_MAX_CPUS)
+		an->tick_data[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
 /* ts_analysis_covers - does the source have data of this CPU? */
 int ts_analysis_covers(const struct ts_analysis *an, int cpu)
 {
-	return cpu >= 0 && cpu < TS_MAX_CPUS && (an->covered[cpu / 64] >> (cpu % 64) & 1);
+	if (cpu < 0 || cpu >= TS_MAX_CPUS)
+		return 0;
+	if (an->tick_data_limited && !(an->tick_data[cpu / 64] >> (cpu % 64) & 1))
+		return 0;
+	return an->covered[cpu / 64] >> (cpu % 64) & 1;
 }
 
 /*

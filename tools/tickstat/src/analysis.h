@@ -372,6 +372,9 @@ struct ts_analysis {
 	struct ts_cpu *spare[TS_MAX_CPUS];
 	int restrict_cpus;		/* only monitored CPUs are reported */
 	uint64_t covered[TS_MAX_CPUS / 64];	/* CPUs the source has data of */
+	/* the CPUs whose tick events the recorder kept, when not all (monitor) */
+	uint64_t tick_data[TS_MAX_CPUS / 64];
+	int tick_data_limited;
 
 	struct ts_culprit culprits[TS_MAX_CULPRITS];
 	int nr_culprits;
@@ -447,6 +450,7 @@ void ts_analysis_monitor(struct ts_analysis *an, int cpu);
 void ts_analysis_cover(struct ts_analysis *an, int cpu);
 int ts_analysis_covers(const struct ts_analysis *an, int cpu);
 void ts_analysis_report_covered(struct ts_analysis *an);
+void ts_analysis_tick_data(struct ts_analysis *an, int cpu);
 void ts_analysis_lost_uncounted(struct ts_analysis *an, const char *why);
 void ts_analysis_time_backwards(struct ts_analysis *an, const char *where);
 void ts_analysis_select_cpus(struct ts_analysis *an, const struct ts_cpuset *cpus);

@@ -1209,6 +1209,9 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 	cpus_tokens(&t, "cpus", &ss->online);
 	cpus_tokens(&t, "nohz_full", &ss->nohz);
 	cpus_tokens(&t, "monitored", &ss->mon);
+	/* the other CPUs' tick events are left out (filter_own_ticks()) */
+	if (ss->own_ticks_only)
+		cpus_tokens(&t, "ticks", &ss->mon);
 	causes_token(&t, causes_enabled(ss));
 	armers_token(&t, armers_enabled(ss));
 	/* the boot, for the report's identity: none without /proc (it is then unknown) */

@@ -253,7 +253,8 @@ static int mark_token(struct ts_stream *s, char *tok)
 		return causes_token(an, v);
 	} else if (!strcmp(tok, "armers")) {
 		return armers_token(an, v);
-	} else if (!strcmp(tok, "nohz_full") || !strcmp(tok, "cpus") || !strcmp(tok, "monitored")) {
+	} else if (!strcmp(tok, "nohz_full") || !strcmp(tok, "cpus") || !strcmp(tok, "monitored") ||
+		   !strcmp(tok, "ticks")) {
 		if (ts_cpuset_parse(&set, v))
 			return -1;
 		/* a long list comes in pieces (session.c): the union */
@@ -268,6 +269,8 @@ static int mark_token(struct ts_stream *s, char *tok)
 				continue;
 			if (tok[0] == 'm')
 				ts_analysis_monitor(an, cpu);
+			else if (tok[0] == 't')	/* those whose tick events were kept */
+				ts_analysis_tick_data(an, cpu);
 			else if (tok[0] == 'n')
 				ts_analysis_set_nohz_full(an, cpu, 1);
 			else {	/* every online CPU is recorded, and those outside nohz_full are housekeeping */

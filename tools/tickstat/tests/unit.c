@@ -2463,6 +2463,36 @@ static void test_mark_cpu_list_pieces(void)
 }
 
 /*
+ * A monitor's recording keeps the tick events of the monitored CPUs only
+ * (ticks=): the others are not CPUs it has data of, though their
+ * sched_switch events are in it; without ticks= every online CPU is.
+ */
+static void test_mark_ticks_limit_cover(void)
+{
+	static const struct { const char *start; int cpu0, cpu1, cpu3; } cases[] = {
+		{ "cpus=0-3 nohz_full=1-3 monitored=1-3", 1, 1, 1 },
+		{ "cpus=0-3 nohz_full=1-3 monitored=1-3 ticks=1-3", 0, 1, 1 },
+		{ "ticks=1 cpus=0-3 monitored=1,3", 0, 1, 0 },	/* in any order */
+	};
+	char mark[TS_MARK_MAX + 1];
+	struct ts_stream st;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ts_analysis_init(&an);
+		CU_ASSERT_EQUAL_FATAL(ts_stream_init(&st, &an, 4096, 8), 0);
+		snprintf(mark, sizeof(mark), TS_MARK_PREFIX "start: %s", cases[i].start);
+		CU_ASSERT_EQUAL(ts_stream_mark(&st, 0, mark, strlen(mark)), 0);
+		ts_analysis_cover(&an, 0);	/* its sched_switch events came */
+		CU_ASSERT_EQUAL(ts_analysis_covers(&an, 0), cases[i].cpu0);
+		CU_ASSERT_EQUAL(ts_analysis_covers(&an, 1), cases[i].cpu1);
+		CU_ASSERT_EQUAL(ts_analysis_covers(&an, 3), cases[i].cpu3);
+		CU_ASSERT(!ts_analysis_covers(&an, 4));
+		ts_stream_free(&st);
+		ts_analysis_free(&an);
+	}
+}
+
+/*
  * The marks' cause types and co-runner quotas: a start mark without causes
  * (an older recorder) counts none; a quota is QUOTA/PERIOD or max, and a
  * bad one makes the mark one that does not parse.
@@ -3404,6 +3434,8 @@ int main(int argc, char **argv)
 		  test_decode_dep_sched },
 		{ "state: SCHED's sub-reasons by time, in any order", test_sched_split },
 		{ "marks: a start mark's CPU lists in pieces", test_mark_cpu_list_pieces },
+		{ "marks: ticks= limits the CPUs a recording has data of",
+		  test_mark_ticks_limit_cover },
 		{ "marks: cause types recorded, co-runner quotas", test_mark_causes_quotas },
 		{ "pidmap: O(1) quota lookups, bounded, a full map counted", test_pidmap },
 		{ "decode: one table lookup routes a record, wide ids none", test_decode_routes },
