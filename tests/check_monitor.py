@@ -162,23 +162,24 @@ STATE_EVENTS = ("sched_switch:", "tick_stop:", "tick_restart:", "tick_retain:")
 OWN_TICK_EVENTS = ("tick_stop:", "tick_restart:", "tick_retain:", "hrtimer_expire_entry:")
 
 
-def monitored_cpus(dat: Path) -> set[int]:
-    """The CPUs a recording's start marks name monitored (its monitored=
-    tokens, a list in pieces read as their union: docs/recording-format.md)."""
+def tick_cpus(dat: Path) -> set[int]:
+    """The CPUs whose tick events a monitor's recording kept, from its start
+    marks (its ticks= tokens, a list in pieces read as their union:
+    docs/recording-format.md)."""
     res = subprocess.run(["trace-cmd", "report", "-i", str(dat)], capture_output=True,
                          text=True)
     cpus = set()
     for text in res.stdout.splitlines():
         if "tickstat v1 start:" not in text:
             continue
-        for tok in re.findall(r"\bmonitored=([0-9,\-.]+)", text):
+        for tok in re.findall(r"\bticks=([0-9,\-.]+)", text):
             for part in tok.rstrip(".").split(","):
                 if not part:
                     continue
                 lo, _, hi = part.partition("-")
                 cpus.update(range(int(lo), int(hi or lo) + 1))
     if not cpus:
-        raise SystemExit(f"FAIL: {dat}: no monitored= in its start marks")
+        raise SystemExit(f"FAIL: {dat}: no ticks= in its start marks")
     return cpus
 
 
@@ -193,7 +194,13 @@ def stamp_pairs(own: Path, beside: Path) -> dict[int, list[tuple[int, int, bool]
     a, b = events_by_cpu(own), events_by_cpu(beside)
     # the monitor records the own-tick events of the CPUs it watches only
     # (tickstat-monitor(1), -C): leave the others' out of record's
-    watched = monitored_cpus(own)
+    watched = tick_cpus(own)
+    theirs = sum(1 for cpu in b if int(cpu) not in watched
+                 for _, t in b[cpu] if t.split()[1] in OWN_TICK_EVENTS)
+    extra = sum(1 for cpu in a if int(cpu) not in watched
+                for _, t in a[cpu] if t.split()[1] in OWN_TICK_EVENTS)
+    expect(f"the monitor's recording has no tick events of the CPUs it does not watch "
+           f"(tickstat record's has {theirs})", extra == 0 and theirs > 0, (extra, theirs))
     for cpu in b:
         if int(cpu) not in watched:
             b[cpu] = [(ts, t) for ts, t in b[cpu] if t.split()[1] not in OWN_TICK_EVENTS]

@@ -74,7 +74,7 @@ static const struct optional_event events[] = {
  * queued on the CPU that arms it: hrtimer_start's filter is on the CPU,
  * and leaves the tick's own out (re-armed at every tick).
  * hrtimer_expire_entry, the tick's event too, is in events[]
- * (setup_events() widens its filter).
+ * (setup_events() widens its filter to the monitored CPUs' expiries).
  */
 enum cause_filter {
 	ON_CPU,			/* the generic CPU field: where it runs */
@@ -428,6 +428,8 @@ struct ts_session {
 	int cause_present[NR_CAUSE_EVENTS];
 	int causes;			/* record the causes (--no-causes: 0) */
 	int own_ticks_only;		/* ts_session_opts.monitored_ticks_only */
+	int own_ticks_filtered;		/* and every own-tick event was filtered so */
+	int tick_timer_own;		/* the tick's timer's filter is on those CPUs */
 	int no_vector_causes;		/* leave the x86 vectors out (unknown then) */
 	struct task_quota quotas[TS_MAX_QUOTAS];
 	int nr_quotas;
@@ -559,11 +561,14 @@ static unsigned int armers_enabled(const struct ts_session *ss)
 	return mask;
 }
 
+/* a filter that passes the monitored CPUs (ts_filter_cpus()), of scattered ones too */
+#define CPUS_FILTER_MAX	1100
+
 /* The filter of a cause's event on the monitored CPUs; -1 when it cannot be written. */
 static int cause_filter(const struct ts_session *ss, const struct cause_event *e, char *buf,
 			size_t len)
 {
-	char cpus[1100];
+	char cpus[CPUS_FILTER_MAX];
 
 	switch (e->filter) {
 	case ON_CPU_FIELD:
@@ -627,29 +632,88 @@ static int setup_causes(struct ts_session *ss, int enable)
 	return 0;
 }
 
-/* The events that tell a CPU's own tick state, fired on that CPU */
+/*
+ * A monitor keeps the tick's own events of the monitored CPUs only
+ * (tick_stop, tick_retain, tick_restart, the tick's timer): it reports no
+ * other CPU, and a housekeeping CPU's tick runs and stops far more often
+ * than an isolated one's.  All of them or none: where one filter cannot be
+ * written, every CPU's are kept and the start mark says none was left out
+ * (no ticks=), so that a report of the recording can name the others.
+ */
+static void own_ticks_unfiltered(struct ts_session *ss, const char *system, const char *name)
+{
+	if (ss->own_ticks_filtered)
+		err_msg("warning: cannot filter %s:%s on the monitored CPUs: every CPU's tick events are recorded\n",
+			system, name);
+	ss->own_ticks_filtered = 0;
+}
+
+/*
+ * The tick's hrtimer expiries only, and for the causes every expiry on the
+ * monitored CPUs: keeps the stream small.  With the own ticks filtered,
+ * the monitored CPUs' only, the tick's with the rest: then returns 1.
+ */
+static int filter_tick_timer(struct ts_session *ss, const char *system, const char *name)
+{
+	char filter[CPUS_FILTER_MAX + 100], cpus[CPUS_FILTER_MAX];
+	unsigned long long fn = ss->ksyms.tick_fn;
+	int cpus_ok = !ts_filter_cpus(&ss->mon, "CPU", cpus, sizeof(cpus));
+
+	ss->hrtimer_causes = ss->causes && cpus_ok;
+	if (ss->own_ticks_filtered && !cpus_ok)
+		own_ticks_unfiltered(ss, system, name);
+	if (ss->hrtimer_causes && ss->own_ticks_filtered)
+		snprintf(filter, sizeof(filter), "%s", cpus);
+	else if (ss->hrtimer_causes)
+		snprintf(filter, sizeof(filter), "function == 0x%llx || %s", fn, cpus);
+	else if (ss->own_ticks_filtered)
+		snprintf(filter, sizeof(filter), "function == 0x%llx && (%s)", fn, cpus);
+	else
+		snprintf(filter, sizeof(filter), "function == 0x%llx", fn);
+	/* the decoder keeps only the tick's timer too: more data, same numbers */
+	if (tracefs_event_file_write(ss->inst, system, name, "filter", filter) < 0) {
+		err_msg("warning: cannot filter %s:%s on the tick's timer (%m): every hrtimer expiry is recorded\n",
+			system, name);
+		ss->hrtimer_causes = 0;
+		own_ticks_unfiltered(ss, system, name);
+		return 0;
+	}
+	return ss->own_ticks_filtered;
+}
+
 static int own_tick_event(const char *name)
 {
 	return !strcmp(name, "tick_stop") || !strcmp(name, "tick_retain") ||
 	       !strcmp(name, "tick_restart");
 }
 
-/*
- * Keep an own-tick event of the monitored CPUs only (monitor: it reports
- * no other CPU, and a housekeeping CPU's tick runs and stops far more
- * often than an isolated one's).  Unfiltered when the filter cannot be
- * written: more data, the same numbers.
- */
 static void filter_own_ticks(struct ts_session *ss, const char *system, const char *name)
 {
-	char cpus[1100];
+	char cpus[CPUS_FILTER_MAX];
 
 	if (ts_filter_cpus(&ss->mon, "CPU", cpus, sizeof(cpus)) ||
 	    tracefs_event_file_write(ss->inst, system, name, "filter", cpus) < 0)
-		debug_msg("tickstat: %s:%s not filtered on the monitored CPUs\n", system, name);
+		own_ticks_unfiltered(ss, system, name);
 }
 
-/* Find the tick's hrtimer function; keep only its expiries (and, for the causes, the monitored CPUs'). */
+/* One own-tick filter failed: the others' go too ("0" clears a filter). */
+static void unfilter_own_ticks(struct ts_session *ss)
+{
+	for (int i = 0; i < NR_EVENTS; i++) {
+		if (!ss->present[i])
+			continue;
+		if (!strcmp(events[i].name, "hrtimer_expire_entry") && ss->tick_timer_own)
+			ss->tick_timer_own = filter_tick_timer(ss, events[i].system, events[i].name);
+		else if (own_tick_event(events[i].name))
+			tracefs_event_file_write(ss->inst, events[i].system, events[i].name,
+						 "filter", "0");
+	}
+}
+
+/*
+ * setup_events - find (enable 0) and filter, or enable (1), the tick's
+ * events.  The tick's hrtimer is found by its function's address.
+ */
 static int setup_events(struct ts_session *ss, int enable)
 {
 	struct tracefs_instance *inst = ss->inst;
@@ -676,46 +740,22 @@ static int setup_events(struct ts_session *ss, int enable)
 			continue;
 		}
 		if (!strcmp(events[i].name, "hrtimer_expire_entry") && !enable) {
-			char filter[1200], cpus[1100];
-
 			if (!ss->ksyms.tick_fn) {
 				ss->present[i] = 0;	/* cannot tell the tick's timer apart */
 				debug_msg("tickstat: no tick_sched_timer or tick_nohz_handler in /proc/kallsyms: tick count unknown\n");
 				continue;
 			}
-			/*
-			 * only the tick's own timer, and for the causes every
-			 * expiry on the monitored CPUs: keeps the stream small
-			 */
-			ss->hrtimer_causes = ss->causes &&
-					     !ts_filter_cpus(&ss->mon, "CPU", cpus, sizeof(cpus));
-			if (ss->hrtimer_causes && ss->own_ticks_only)
-				snprintf(filter, sizeof(filter), "%s", cpus);
-			else if (ss->hrtimer_causes)
-				snprintf(filter, sizeof(filter), "function == 0x%llx || %s",
-					 (unsigned long long)ss->ksyms.tick_fn, cpus);
-			else if (ss->own_ticks_only &&
-				 !ts_filter_cpus(&ss->mon, "CPU", cpus, sizeof(cpus)))
-				snprintf(filter, sizeof(filter), "function == 0x%llx && (%s)",
-					 (unsigned long long)ss->ksyms.tick_fn, cpus);
-			else
-				snprintf(filter, sizeof(filter), "function == 0x%llx",
-					 (unsigned long long)ss->ksyms.tick_fn);
-			/* the decoder keeps only the tick's timer too: more data, same numbers */
-			if (tracefs_event_file_write(inst, events[i].system, events[i].name,
-						     "filter", filter) < 0) {
-				err_msg("warning: cannot filter %s:%s on the tick's timer (%m): every hrtimer expiry is recorded\n",
-					events[i].system, events[i].name);
-				ss->hrtimer_causes = 0;
-			}
+			ss->tick_timer_own = filter_tick_timer(ss, events[i].system, events[i].name);
 		}
-		if (!enable && ss->own_ticks_only && own_tick_event(events[i].name))
+		if (!enable && ss->own_ticks_filtered && own_tick_event(events[i].name))
 			filter_own_ticks(ss, events[i].system, events[i].name);
 		if (enable && tracefs_event_enable(inst, events[i].system, events[i].name)) {
 			err_msg("cannot enable %s:%s\n", events[i].system, events[i].name);
 			return -1;
 		}
 	}
+	if (!enable && ss->own_ticks_only && !ss->own_ticks_filtered)
+		unfilter_own_ticks(ss);
 	if (setup_causes(ss, enable))
 		return -1;
 	return enable ? ts_probes_enable(&ss->probes, inst) : 0;
@@ -1209,8 +1249,8 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 	cpus_tokens(&t, "cpus", &ss->online);
 	cpus_tokens(&t, "nohz_full", &ss->nohz);
 	cpus_tokens(&t, "monitored", &ss->mon);
-	/* the other CPUs' tick events are left out (filter_own_ticks()) */
-	if (ss->own_ticks_only)
+	/* the other CPUs' tick events were left out (filter_own_ticks()) */
+	if (ss->own_ticks_filtered)
 		cpus_tokens(&t, "ticks", &ss->mon);
 	causes_token(&t, causes_enabled(ss));
 	armers_token(&t, armers_enabled(ss));
@@ -1293,6 +1333,7 @@ struct ts_session *ts_session_start(const struct ts_session_opts *o, struct ts_a
 	ss->rd.pipe[0] = ss->rd.pipe[1] = -1;
 	ss->causes = o->causes;
 	ss->own_ticks_only = o->monitored_ticks_only;
+	ss->own_ticks_filtered = o->monitored_ticks_only;
 	ss->no_vector_causes = o->no_vector_causes;
 	ss->rd.nr = 0;
 	ss->marker_fd = -1;
