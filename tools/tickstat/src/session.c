@@ -700,13 +700,14 @@ static void filter_own_ticks(struct ts_session *ss, const char *system, const ch
 static void unfilter_own_ticks(struct ts_session *ss)
 {
 	for (int i = 0; i < NR_EVENTS; i++) {
+		const char *sys = events[i].system, *name = events[i].name;
+
 		if (!ss->present[i])
 			continue;
-		if (!strcmp(events[i].name, "hrtimer_expire_entry") && ss->tick_timer_own)
-			ss->tick_timer_own = filter_tick_timer(ss, events[i].system, events[i].name);
-		else if (own_tick_event(events[i].name))
-			tracefs_event_file_write(ss->inst, events[i].system, events[i].name,
-						 "filter", "0");
+		if (!strcmp(name, "hrtimer_expire_entry") && ss->tick_timer_own)
+			ss->tick_timer_own = filter_tick_timer(ss, sys, name);
+		else if (own_tick_event(name))
+			tracefs_event_file_write(ss->inst, sys, name, "filter", "0");
 	}
 }
 
@@ -745,7 +746,8 @@ static int setup_events(struct ts_session *ss, int enable)
 				debug_msg("tickstat: no tick_sched_timer or tick_nohz_handler in /proc/kallsyms: tick count unknown\n");
 				continue;
 			}
-			ss->tick_timer_own = filter_tick_timer(ss, events[i].system, events[i].name);
+			ss->tick_timer_own = filter_tick_timer(ss, events[i].system,
+							       events[i].name);
 		}
 		if (!enable && ss->own_ticks_filtered && own_tick_event(events[i].name))
 			filter_own_ticks(ss, events[i].system, events[i].name);
