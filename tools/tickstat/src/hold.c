@@ -33,7 +33,10 @@
 
 #include "analysis.h"
 
-/* a watcher holds back about a poll, two at most (1 s apart at the longest) */
+/*
+ * Safety margins, not the expected hold: a watcher holds back about a
+ * poll, two at most (polls are 1 s apart at the longest)
+ */
 #define HOLD_MAX_AHEAD_NS	(10 * 1000000000ULL)	/* 10 polls or more */
 #define HOLD_MAX_EVENTS		(1u << 20)	/* 64 MiB of one CPU's events */
 

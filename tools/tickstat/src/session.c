@@ -58,6 +58,7 @@ static const struct optional_event events[] = {
 	{ "timer", "tick_dep_clear", 0 },
 	{ "timer", "tick_dep_sched", 0 },	/* series v3 */
 	{ "sched", "sched_switch", 0 },
+	/* after the tick's own events: its filter follows theirs (filter_tick_timer()) */
 	{ "timer", "hrtimer_expire_entry", 0 },
 };
 
@@ -74,7 +75,7 @@ static const struct optional_event events[] = {
  * queued on the CPU that arms it: hrtimer_start's filter is on the CPU,
  * and leaves the tick's own out (re-armed at every tick).
  * hrtimer_expire_entry, the tick's event too, is in events[]
- * (setup_events() widens its filter to the monitored CPUs' expiries).
+ * (filter_tick_timer() widens its filter to the monitored CPUs' expiries).
  */
 enum cause_filter {
 	ON_CPU,			/* the generic CPU field: where it runs */
@@ -544,7 +545,7 @@ static unsigned int causes_enabled(const struct ts_session *ss)
 		    strstr(cause_events[i].name, "exit") == NULL &&
 		    strstr(cause_events[i].name, "_end") == NULL)
 			mask |= 1u << cause_events[i].type;
-	/* hrtimers other than the tick's pass setup_events()' filter */
+	/* hrtimers other than the tick's pass filter_tick_timer()'s filter */
 	if (ss->hrtimer_causes)
 		mask |= 1u << TS_CAUSE_HRTIMER;
 	return mask;
@@ -696,19 +697,29 @@ static void filter_own_ticks(struct ts_session *ss, const char *system, const ch
 		own_ticks_unfiltered(ss, system, name);
 }
 
-/* One own-tick filter failed: the others' go too ("0" clears a filter). */
-static void unfilter_own_ticks(struct ts_session *ss)
+/*
+ * One own-tick filter failed: the others' go too ("0" clears a filter).
+ * The tick's timer comes after them in events[], so its filter was written
+ * for every CPU already (tick_timer_own 0).  Returns 0, or -1 when a
+ * filter stays: the recording would lack the other CPUs' tick events
+ * without saying so.
+ */
+static int unfilter_own_ticks(struct ts_session *ss)
 {
+	if (ss->tick_timer_own) {
+		err_msg("the tick's timer is filtered on the monitored CPUs before the other tick events\n");
+		return -1;
+	}
 	for (int i = 0; i < NR_EVENTS; i++) {
 		const char *sys = events[i].system, *name = events[i].name;
 
-		if (!ss->present[i])
-			continue;
-		if (!strcmp(name, "hrtimer_expire_entry") && ss->tick_timer_own)
-			ss->tick_timer_own = filter_tick_timer(ss, sys, name);
-		else if (own_tick_event(name))
-			tracefs_event_file_write(ss->inst, sys, name, "filter", "0");
+		if (ss->present[i] && own_tick_event(name) &&
+		    tracefs_event_file_write(ss->inst, sys, name, "filter", "0") < 0) {
+			err_msg("cannot clear the filter of %s:%s: %m\n", sys, name);
+			return -1;
+		}
 	}
+	return 0;
 }
 
 /*
@@ -756,8 +767,8 @@ static int setup_events(struct ts_session *ss, int enable)
 			return -1;
 		}
 	}
-	if (!enable && ss->own_ticks_only && !ss->own_ticks_filtered)
-		unfilter_own_ticks(ss);
+	if (!enable && ss->own_ticks_only && !ss->own_ticks_filtered && unfilter_own_ticks(ss))
+		return -1;
 	if (setup_causes(ss, enable))
 		return -1;
 	return enable ? ts_probes_enable(&ss->probes, inst) : 0;
@@ -1251,7 +1262,7 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 	cpus_tokens(&t, "cpus", &ss->online);
 	cpus_tokens(&t, "nohz_full", &ss->nohz);
 	cpus_tokens(&t, "monitored", &ss->mon);
-	/* the other CPUs' tick events were left out (filter_own_ticks()) */
+	/* the other CPUs' tick events were left out (filter_own_ticks(), filter_tick_timer()) */
 	if (ss->own_ticks_filtered)
 		cpus_tokens(&t, "ticks", &ss->mon);
 	causes_token(&t, causes_enabled(ss));
