@@ -395,7 +395,17 @@ def check_loc(s: Scenario, c: dict) -> None:
 
 def check_lone_task(s: Scenario, secs: float = 5) -> None:
     c = s.cpu(1)
-    s.within("CPU1 busy seconds", secs - 0.1, secs + 0.2, c["busy_ns"] / 1e9)
+    # busy_ns is the busy time whose tick state is known.  On a kernel that
+    # does not trace restarts, a tick_stop before the start snapshot leaves
+    # the state unknown up to there (common() allows it): measured 107 ms
+    # unknown of a 107 ms snapshot on debian-6.12 in a cold make check, the
+    # spinner running all 5.002 s.  What is busy or unknown is the window.
+    w = s.report["window"]
+    late = max(0, (w.get("snapshot_ns") or w["start_ns"]) - w["start_ns"]) / 1e9
+    s.within(f"CPU1 busy seconds ({late * 1e3:.1f} ms to the snapshot may be unknown)",
+             secs - 0.1 - late, secs + 0.2, c["busy_ns"] / 1e9)
+    s.within("CPU1 busy or tick-unknown seconds", secs - 0.1, secs + 0.2,
+             (c["busy_ns"] + c["unknown_ns"]) / 1e9)
     if s.fair_server.get(1):
         # Linux 6.12's fair server (the deadline server that reserves CFS
         # tasks 50 ms a second against RT ones) makes CPU 1's deadline
