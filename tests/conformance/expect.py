@@ -71,6 +71,12 @@ class Scenario:
     def cpu(self, n: int) -> dict:
         return next(c for c in self.report["cpus"] if c["cpu"] == n)
 
+    def to_snapshot_ns(self) -> int:
+        """From the window's start to the start snapshot: an event before it
+        may leave a CPU's state unknown up to there (docs/metrics.md)."""
+        w = self.report["window"]
+        return max(0, (w.get("snapshot_ns") or w["start_ns"]) - w["start_ns"])
+
     def reason(self, n: int, name: str, scope: str | None = None) -> dict | None:
         for r in self.cpu(n)["reasons"]:
             if r["reason"] == name and (scope is None or r["scope"] == scope):
@@ -184,7 +190,7 @@ def common(s: Scenario) -> None:
         # time to the snapshot is allowed too (45 ms once in irq-work).
         if s.patched or c["nohz_full"] is True:
             w = s.report["window"]
-            late = max(0, (w.get("snapshot_ns") or w["start_ns"]) - w["start_ns"])
+            late = s.to_snapshot_ns()
             s.within(f"CPU{c['cpu']} unknown share (1% + {late / 1e6:.1f} ms to the snapshot)",
                      0, 0.01 + late / max(1, w["duration_ns"]), c["unknown_share"])
         # every kernel names the tick's hrtimer (tick_sched_timer up to 6.8,
@@ -400,8 +406,7 @@ def check_lone_task(s: Scenario, secs: float = 5) -> None:
     # the state unknown up to there (common() allows it): measured 107 ms
     # unknown of a 107 ms snapshot on debian-6.12 in a cold make check, the
     # spinner running all 5.002 s.  What is busy or unknown is the window.
-    w = s.report["window"]
-    late = max(0, (w.get("snapshot_ns") or w["start_ns"]) - w["start_ns"]) / 1e9
+    late = s.to_snapshot_ns() / 1e9
     s.within(f"CPU1 busy seconds ({late * 1e3:.1f} ms to the snapshot may be unknown)",
              secs - 0.1 - late, secs + 0.2, c["busy_ns"] / 1e9)
     s.within("CPU1 busy or tick-unknown seconds", secs - 0.1, secs + 0.2,
@@ -754,7 +759,7 @@ def check_timekeeping(s: Scenario) -> None:
         # unknown up to there, as common() allows (measured: 20.6 ms unknown
         # of a 33.8 ms snapshot, a 2 s window, on debian-6.1 with the probes)
         w = s.report["window"]
-        late = max(0, (w.get("snapshot_ns") or w["start_ns"]) - w["start_ns"])
+        late = s.to_snapshot_ns()
         s.within(f"CPU0 share of the window with the tick running (it keeps the time; "
                  f"1% + {late / 1e6:.1f} ms to the snapshot may be unknown)",
                  0.99 - late / max(1, w["duration_ns"]), 1,

@@ -219,9 +219,7 @@ void ts_analysis_cover(struct ts_analysis *an, int cpu)
  */
 void ts_analysis_tick_data(struct ts_analysis *an, int cpu)
 {
-	an->tick_data_limited = 1;
-	if (cpu >= 0 && cpu < TS_MAX_CPUS)
-		an->tick_data[cpu / 64] |= 1ULL << (cpu % 64);
+	ts_cpuset_add(&an->tick_data, cpu);
 }
 
 /* ts_analysis_covers - does the source have data of this CPU? */
@@ -229,7 +227,8 @@ int ts_analysis_covers(const struct ts_analysis *an, int cpu)
 {
 	if (cpu < 0 || cpu >= TS_MAX_CPUS)
 		return 0;
-	if (an->tick_data_limited && !(an->tick_data[cpu / 64] >> (cpu % 64) & 1))
+	/* empty: every CPU's tick events were kept */
+	if (!ts_cpuset_empty(&an->tick_data) && !ts_cpuset_has(&an->tick_data, cpu))
 		return 0;
 	return an->covered[cpu / 64] >> (cpu % 64) & 1;
 }

@@ -373,8 +373,7 @@ struct ts_analysis {
 	int restrict_cpus;		/* only monitored CPUs are reported */
 	uint64_t covered[TS_MAX_CPUS / 64];	/* CPUs the source has data of */
 	/* the CPUs whose tick events the recorder kept, when not all (monitor) */
-	uint64_t tick_data[TS_MAX_CPUS / 64];
-	int tick_data_limited;
+	struct ts_cpuset tick_data;
 
 	struct ts_culprit culprits[TS_MAX_CULPRITS];
 	int nr_culprits;

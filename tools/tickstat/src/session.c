@@ -660,9 +660,8 @@ static int filter_tick_timer(struct ts_session *ss, const char *system, const ch
 	unsigned long long fn = ss->ksyms.tick_fn;
 	int cpus_ok = !ts_filter_cpus(&ss->mon, "CPU", cpus, sizeof(cpus));
 
+	/* own_ticks_filtered: the same CPU list went into tick_stop's filter */
 	ss->hrtimer_causes = ss->causes && cpus_ok;
-	if (ss->own_ticks_filtered && !cpus_ok)
-		own_ticks_unfiltered(ss, system, name);
 	if (ss->hrtimer_causes && ss->own_ticks_filtered)
 		snprintf(filter, sizeof(filter), "%s", cpus);
 	else if (ss->hrtimer_causes)
