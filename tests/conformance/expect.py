@@ -902,9 +902,12 @@ def check_nohz_idle(s: Scenario) -> None:
     # soft-lockup watchdog's hrtimer, kcompactd, kworkers: 27 timer
     # interrupts on CPUs 2-3 in 2.5 s traced), and without rcu_nocbs= a
     # wake keeps the tick while RCU callbacks wait: 0.892-0.995 measured on
-    # debian-6.1 with the host loaded, 0.99-1.0 on the patched kernel.
+    # debian-6.1 with the host loaded, 0.99-1.0 on the patched kernel; and
+    # 0.846 on debian-6.1 in a cold make check, CPU 3 woken 40 times by
+    # rcu_preempt's process_timeout.  A kernel that keeps an idle CPU's
+    # tick shows about 0.
     for n in (2, 3):
-        s.within(f"CPU{n} idle tickless share", 0.85, 1.0, s.cpu(n)["idle_tickless_share"])
+        s.within(f"CPU{n} idle tickless share", 0.75, 1.0, s.cpu(n)["idle_tickless_share"])
     if s.patched:
         s.within("CPU1 IDLE_EXIT restarts", 1, 1000, busy["restarts"]["IDLE_EXIT"])
         # without rcu_nocbs= a CPU keeps its own RCU callbacks: the task
