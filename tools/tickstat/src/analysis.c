@@ -36,6 +36,7 @@ void ts_analysis_free(struct ts_analysis *an)
 		if (an->cpus[i]) {
 			free(an->cpus[i]->seg_ticks);
 			free(an->cpus[i]->open_ticks);
+			free(an->cpus[i]->open_more);
 			free(an->cpus[i]->tl_causes);
 		}
 		free(an->cpus[i]);
@@ -802,6 +803,12 @@ static int snapshot_holds(const struct ts_analysis *an, uint64_t changed)
 	return changed >= an->snapshot_ts;
 }
 
+/* The i-th stretch kept open: in the CPU's state, then in open_more. */
+static struct ts_open_stretch *open_at(struct ts_cpu *c, int i)
+{
+	return i < TS_MAX_OPEN ? &c->open[i] : &c->open_more[i - TS_MAX_OPEN];
+}
+
 /* The tick part of the start is known: charge what was kept open. */
 /*
  * The causes that began while the start's tick state was open found the
@@ -839,7 +846,7 @@ static void settle_tick(struct ts_analysis *an, struct ts_cpu *c, enum ts_tick_s
 	for (int k = 0; k < c->open_lead_ticks; k++)
 		timeline_tick(an, c, *t++);
 	for (int i = 0; i < c->nr_open; i++) {
-		const struct ts_open_stretch *e = &c->open[i];
+		const struct ts_open_stretch *e = open_at(c, i);
 		struct stretch st = {
 			.tick = state, .idle = e->idle, .pid = e->pid,
 			.reasons = c->active_reasons, .nr = e->with_reasons ? c->nr_active : 0,
@@ -850,6 +857,12 @@ static void settle_tick(struct ts_analysis *an, struct ts_cpu *c, enum ts_tick_s
 			timeline_tick(an, c, *t++);
 	}
 	c->nr_open = 0;
+	free(c->open_more);
+	c->open_more = NULL;
+	c->open_more_cap = 0;
+	free(c->open_ticks);
+	c->open_ticks = NULL;
+	c->open_ticks_cap = 0;
 	c->nr_open_ticks = 0;
 	c->open_lead_ticks = 0;
 	c->open_tick_count = 0;
@@ -924,11 +937,15 @@ static void settle_start(struct ts_analysis *an, struct ts_cpu *c, const struct 
 /*
  * A tick interrupt while the tick part of the start is open: counted, and
  * kept for the timeline.  Too many settle it to the fallback (with or
- * without a timeline: the numbers do not depend on it).
+ * without a timeline: the numbers do not depend on it): TS_SEG_MAX_TICKS,
+ * or up to TS_MAX_OPEN_TICKS_PENDING before the snapshot was read, as
+ * open_room() allows more stretches.
  */
 static void open_tick_add(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts)
 {
-	if (c->open_tick_count == TS_SEG_MAX_TICKS) {
+	uint64_t most = ts < an->snapshot_ts ? TS_MAX_OPEN_TICKS_PENDING : TS_SEG_MAX_TICKS;
+
+	if (c->open_tick_count >= most) {
 		settle_tick(an, c, snapshot_holds(an, ts) ? c->tick : TS_TICK_UNKNOWN);
 		if (c->tick == TS_TICK_STOPPED)
 			c->ticks_stopped++;
@@ -938,22 +955,54 @@ static void open_tick_add(struct ts_analysis *an, struct ts_cpu *c, uint64_t ts)
 	c->open_tick_count++;
 	if (!an->timeline || !c->active)
 		return;
-	if (!c->open_ticks) {
-		c->open_ticks = malloc(TS_SEG_MAX_TICKS * sizeof(*c->open_ticks));
-		if (!c->open_ticks)
+	if (c->nr_open_ticks == c->open_ticks_cap) {
+		int cap = c->open_ticks_cap ? 2 * c->open_ticks_cap : TS_SEG_MAX_TICKS;
+		uint64_t *more = realloc(c->open_ticks, cap * sizeof(*more));
+
+		if (!more)
 			return;
+		c->open_ticks = more;
+		c->open_ticks_cap = cap;
 	}
 	c->open_ticks[c->nr_open_ticks++] = ts;
 	if (c->nr_open)
-		c->open[c->nr_open - 1].nr_ticks++;
+		open_at(c, c->nr_open - 1)->nr_ticks++;
 	else
 		c->open_lead_ticks++;
 }
 
-/* Keep [from, to) while the tick part is open; 0 when the list is full. */
-static int open_add(struct ts_cpu *c, uint64_t from, uint64_t to, const struct stretch *st)
+/*
+ * Room for one more open stretch ending at to.  Past TS_MAX_OPEN only
+ * before the snapshot: until it was read, falling back on it would say
+ * nothing (snapshot_holds()), though nothing may have changed the tick.
+ */
+static int open_room(const struct ts_analysis *an, struct ts_cpu *c, uint64_t to)
 {
-	struct ts_open_stretch *e = c->nr_open ? &c->open[c->nr_open - 1] : NULL;
+	struct ts_open_stretch *more;
+	int cap;
+
+	if (c->nr_open < TS_MAX_OPEN)
+		return 1;
+	if (to >= an->snapshot_ts || c->nr_open == TS_MAX_OPEN_PENDING)
+		return 0;
+	if (c->nr_open - TS_MAX_OPEN < c->open_more_cap)
+		return 1;
+	cap = c->open_more_cap ? 2 * c->open_more_cap : TS_MAX_OPEN;
+	if (cap > TS_MAX_OPEN_PENDING - TS_MAX_OPEN)
+		cap = TS_MAX_OPEN_PENDING - TS_MAX_OPEN;
+	more = realloc(c->open_more, cap * sizeof(*more));
+	if (!more)
+		return 0;
+	c->open_more = more;
+	c->open_more_cap = cap;
+	return 1;
+}
+
+/* Keep [from, to) while the tick part is open; 0 when there is no room. */
+static int open_add(const struct ts_analysis *an, struct ts_cpu *c, uint64_t from, uint64_t to,
+		    const struct stretch *st)
+{
+	struct ts_open_stretch *e = c->nr_open ? open_at(c, c->nr_open - 1) : NULL;
 	int with_reasons = st->nr > 0;
 
 	if (e && e->to == from && e->idle == st->idle && e->pid == st->pid &&
@@ -961,9 +1010,9 @@ static int open_add(struct ts_cpu *c, uint64_t from, uint64_t to, const struct s
 		e->to = to;
 		return 1;
 	}
-	if (c->nr_open == TS_MAX_OPEN)
+	if (!open_room(an, c, to))
 		return 0;
-	c->open[c->nr_open++] = (struct ts_open_stretch){
+	*open_at(c, c->nr_open++) = (struct ts_open_stretch){
 		.from = from, .to = to, .idle = st->idle, .pid = st->pid,
 		.with_reasons = with_reasons,
 	};
@@ -994,7 +1043,7 @@ static void account(struct ts_analysis *an, struct ts_cpu *c, uint64_t to)
 		.pid = c->idle == TS_IDLE_UNKNOWN ? -1 : c->cur_pid,	/* who ran is unknown too */
 		.reasons = c->active_reasons, .nr = c->nr_active,
 	};
-	if (c->tick_open && open_add(c, from, to, &st))
+	if (c->tick_open && open_add(an, c, from, to, &st))
 		return;
 	/* too many stretches before any tick event said anything: the fallback now */
 	if (c->tick_open) {

@@ -1553,6 +1553,78 @@ static void test_start_bounded(void)
 	ts_analysis_free(&an);
 }
 
+/*
+ * A slow snapshot: more switches than TS_MAX_OPEN before it was read keep
+ * the start open until it is (or until an event tells), and so the
+ * snapshot holds from the window start when nothing changed the tick.
+ * Seen at 64 vCPUs: 67 switches in the 355 ms the snapshot took left a CPU
+ * whose tick stayed stopped unknown for the whole window.  Past
+ * TS_MAX_OPEN_PENDING the start falls back as before: memory stays bounded.
+ */
+static void test_start_slow_snapshot(void)
+{
+	const int before = 3 * TS_MAX_OPEN;	/* a switch a ms up to the snapshot */
+	const int ticks = 2 * TS_SEG_MAX_TICKS;	/* CPU 4's, 0.1 ms apart, before it too */
+	struct ts_timeline_iter *it = calloc(1, sizeof(*it));
+	int timeline_ticks = 0;
+	struct ts_segment seg;
+	struct ts_metrics m;
+	struct ts_cpu *c;
+
+	stream_start(0, 1, 0);
+	CU_ASSERT_EQUAL_FATAL(ts_analysis_keep_timeline(&an), 0);
+	ts_analysis_set_snapshot(&an, 400 * MS);
+	for (int cpu = 1; cpu <= 4; cpu++) {
+		task[cpu] = 100;
+		ts_analysis_set_initial(&an, cpu, cpu == 2 ? TS_TICK_RUNNING : TS_TICK_STOPPED,
+					TS_IDLE_BUSY);
+	}
+	for (int i = 1; i <= before; i++)
+		for (int cpu = 1; cpu <= 3; cpu++)
+			switch_to(cpu, i * MS, i % 2 ? 200 : 100, NULL);
+	/* CPU 1: nothing more.  CPU 2: its tick restarted before the snapshot */
+	restart(2, 300 * MS, 0);
+	/* CPU 3: a refusal that may have changed it before the snapshot: it cannot hold */
+	retain(3, 350 * MS, 8);
+	/* CPU 4: a stopped tick's timer fires too, and says nothing */
+	for (int i = 1; i <= ticks; i++)
+		tick(4, i * 100000ULL);
+	c = an.cpus[1];
+	CU_ASSERT(c->tick_open && c->nr_open == before);
+	ts_analysis_finish(&an, 1 * S);
+	ts_metrics_of(&an, c, &m);
+	CU_ASSERT_EQUAL(m.unknown_ns, 0);
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(c, TS_TICK_STOPPED), 1 * S);
+	CU_ASSERT_PTR_NULL(c->open_more);
+	c = an.cpus[2];		/* stopped up to the restart, whatever the snapshot read after it */
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(c, TS_TICK_STOPPED), 300 * MS);
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(c, TS_TICK_RUNNING), 700 * MS);
+	c = an.cpus[3];
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(c, TS_TICK_UNKNOWN), 1 * S);
+	c = an.cpus[4];
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(c, TS_TICK_STOPPED), 1 * S);
+	CU_ASSERT_EQUAL(c->ticks_stopped, ticks);
+	CU_ASSERT_PTR_NULL(c->open_ticks);
+	while (ts_timeline_next(&an, it, &seg) == 1)
+		timeline_ticks += seg.cpu == 4 ? seg.nr_ticks : 0;
+	CU_ASSERT_EQUAL(timeline_ticks, ticks);
+	free(it);
+	ts_analysis_free(&an);
+
+	stream_start(0, 1, 0);
+	ts_analysis_set_snapshot(&an, 10 * S);
+	task[1] = 100;
+	ts_analysis_set_initial(&an, 1, TS_TICK_STOPPED, TS_IDLE_BUSY);
+	for (int i = 1; i <= TS_MAX_OPEN_PENDING + 10; i++)
+		switch_to(1, i * 1000ULL, i % 2 ? 200 : 100, NULL);	/* a switch a us */
+	c = an.cpus[1];
+	CU_ASSERT(!c->tick_open && c->tick == TS_TICK_UNKNOWN);
+	CU_ASSERT_PTR_NULL(c->open_more);
+	ts_analysis_finish(&an, 11 * S);
+	CU_ASSERT_EQUAL(ts_cpu_tick_ns(c, TS_TICK_UNKNOWN), 11 * S);
+	ts_analysis_free(&an);
+}
+
 /* A time range counts only what lies inside it. */
 static void test_range(void)
 {
@@ -3423,6 +3495,7 @@ int main(int argc, char **argv)
 		{ "start: a tick interrupt first", test_start_tick_first },
 		{ "start: what nothing tells is unknown, and shown", test_start_unknown_shown },
 		{ "start: memory bounded while nothing tells", test_start_bounded },
+		{ "start: a slow snapshot still holds from the start", test_start_slow_snapshot },
 		{ "state: time range", test_range },
 		{ "state: time range cut against the data", test_range_cuts },
 		{ "state: timeline in time order per CPU", test_timeline_order },
