@@ -809,7 +809,6 @@ static struct ts_open_stretch *open_at(struct ts_cpu *c, int i)
 	return i < TS_MAX_OPEN ? &c->open[i] : &c->open_more[i - TS_MAX_OPEN];
 }
 
-/* The tick part of the start is known: charge what was kept open. */
 /*
  * The causes that began while the start's tick state was open found the
  * state it settles to: nothing changed it in between (an event that could
@@ -829,6 +828,7 @@ static void settle_causes(struct ts_cpu *c, enum ts_tick_state state)
 	}
 }
 
+/* The tick part of the start is known: charge what was kept open. */
 static void settle_tick(struct ts_analysis *an, struct ts_cpu *c, enum ts_tick_state state)
 {
 	const uint64_t *t = c->open_ticks;
