@@ -1038,6 +1038,21 @@ def raw_start(s: Scenario) -> dict[int, tuple[int, int]]:
     return {cpu: (v[0], v[1]) for cpu, v in seen.items()}
 
 
+def live_unknown(s: Scenario) -> dict[int, str]:
+    """Each CPU's `unknown` column in record's own report (report.txt): its
+    analysis as the events came, where the snapshot is applied before any
+    of them, not the file's read again."""
+    lines = (s.dir / "report.txt").read_text().splitlines()
+    head = next((i for i, line in enumerate(lines) if line.startswith("# CPU  tickless")), None)
+    out: dict[int, str] = {}
+    for line in lines[head + 1:] if head is not None else []:
+        f = line.split()
+        if not f or not f[0].isdigit():
+            break
+        out[int(f[0])] = f[-1]
+    return out
+
+
 def check_busy_start(s: Scenario) -> None:
     """A CPU that changed tasks more than MAX_OPEN times before the snapshot
     was read, without a tick event meanwhile (trace-cmd's decoding says
@@ -1054,9 +1069,12 @@ def check_busy_start(s: Scenario) -> None:
                        f"in the {late / 1e6:.1f} ms to the snapshot (switches, tick events): "
                        f"{ {n: raw.get(n) for n in ISOLATED} }")
         return
+    live = live_unknown(s)
     for n in judged:
         c = s.cpu(n)
         first = next(r for r in s.rows if r["kind"] == "span" and int(r["cpu"]) == n)
+        s.expect(f"CPU{n} no unknown time in record's own report", live.get(n) == "0.00%",
+                 "0.00%", live.get(n))
         s.expect(f"CPU{n} no unknown time ({raw[n][0]} switches and no tick event in the "
                  f"{late / 1e6:.1f} ms to the snapshot)", c["unknown_ns"] == 0, 0,
                  c["unknown_ns"])
