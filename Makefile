@@ -228,7 +228,8 @@ kernels-doc: deps kernel-patched series-6.12 image
 	$(Q)scripts/kernel-matrix.py -o docs/kernels.md
 
 # Benchmarks (not part of check): observer effect, report throughput, the
-# recorders against trace-cmd at 8, 32 and 64 vCPUs (scale), the series'
+# recorders against trace-cmd at 8, 32 and 64 vCPUs (scale), the report
+# against a trace.dat's saved command lines (cmdlines), the series'
 # cost against the stock kernel of the same config (the bench
 # variant: nohz_full, -O2, which bench builds itself), and what tickstat's
 # probes cost on Debian's 6.12; docs/performance.md is regenerated
@@ -237,6 +238,8 @@ bench: deps kernel image debian-kernels $(INSNCOUNT)
 	$(Q)scripts/build-kernel.sh patched bench
 	$(Q)tests/bench/run
 	$(Q)tests/bench/scale --doc docs/performance.md
+	$(Q)scripts/install-deps.sh valgrind
+	$(Q)tests/bench/cmdlines --doc docs/performance.md
 	$(Q)tests/bench/cost --doc docs/performance.md
 	$(Q)tests/bench/probes --doc docs/performance.md
 

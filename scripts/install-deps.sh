@@ -1,6 +1,9 @@
 #!/bin/bash
 # install-deps.sh - install the Debian packages the project needs, only those missing.
 #
+# usage: install-deps.sh [PACKAGE...]   (the packages named too: make bench
+# names valgrind, which only its tests/bench/cmdlines uses)
+#
 # Idempotent: asks dpkg which packages are installed and calls apt-get only for
 # the missing ones, saying which. Needs root (the README's set-up runs as root).
 #
@@ -46,6 +49,7 @@ rsync
 linux-config-6.1
 file
 man-db
+$*
 "
 
 missing=""
