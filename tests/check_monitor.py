@@ -276,10 +276,15 @@ def check_counters(snaps: list[tuple[str, Exposition]]) -> None:
             if a.types.get(key[0]) != "counter":
                 continue
             w = b.samples.get(key)
-            if w is None and dropped and key[0].startswith(("tickstat_culprit_",
-                                                            "tickstat_corunner_",
-                                                            "tickstat_cause_")):
-                continue    # a named series gave way, and the monitor counted it
+            if (w is None or w < v) and dropped and key[0].startswith(("tickstat_culprit_",
+                                                                       "tickstat_corunner_",
+                                                                       "tickstat_cause_")):
+                # a named series gave way, and the monitor counted it; it may
+                # have come back since, from 0, as a newcomer (docs/monitoring.md,
+                # "Bounded labels"): awk on CPU 3 went from 0.063 s to 0.005 s
+                # between two snapshots while 3 series were dropped, in a cold
+                # make check on 2026-12-07
+                continue
             expect(f"{na} -> {nb}: {key} is still there and did not go down",
                    w is not None and w >= v, (v, w))
     last = snaps[-1][1]
