@@ -1289,7 +1289,11 @@ def check_ipis(s: Scenario, n: int) -> None:
     # call_function_single on Debian's 6.12 (121 in CI's run of stop 34),
     # 118 and 102 on its 6.12-rt, 112 and 101 on its 6.1-rt (measured).
     more_res = 30 if s.preempt_rt else 10
-    s.within(f"CPU1 reschedule IPIs (ipi signalled {n} times)", n, n + more_res,
+    # a signal sends an IPI only when its task is running on the other CPU
+    # at that moment: 99 for 100 once on the patched 6.1 (2026-12-07, its
+    # /proc/interrupts RES inside the window 99 too; check_vectors() holds
+    # tickstat to the kernel's count)
+    s.within(f"CPU1 reschedule IPIs (ipi signalled {n} times)", n - 2, n + more_res,
              res.get("count"))
     s.within(f"CPU1 call_function_single IPIs (membarrier {n} times; 101-121 measured)",
              n, n + 30, cal[1].get("count"))
