@@ -40,6 +40,7 @@ class V6:
             p = b.index(b"\0", p) + 1
             p = self._formats(b, p + 4, struct.unpack_from("<I", b, p)[0])
         for size in (4, 4, 8):                   # kallsyms, printk, cmdlines
+            self.cmdlines = p                    # (the last: the 8-byte size's offset)
             p += size + int.from_bytes(b[p:p + size], "little")
         cpus = struct.unpack_from("<I", b, p)[0]
         p += 4
