@@ -375,10 +375,17 @@ int ts_analysis_set_boot_id(struct ts_analysis *an, const char *id)
 	return 0;
 }
 
-/* ts_analysis_count_overrun - events a CPU's ring buffer overwrote, as the kernel counted */
-void ts_analysis_count_overrun(struct ts_analysis *an, uint64_t n)
+/*
+ * ts_analysis_count_overrun - events a CPU's ring buffer overwrote, as the
+ * kernel counted them by the end of the recording (its "end" mark)
+ */
+void ts_analysis_count_overrun(struct ts_analysis *an, int cpu, uint64_t n)
 {
 	an->overrun += n;
+	if (cpu < 0 || cpu >= TS_MAX_CPUS)
+		return;
+	an->cpu_overrun[cpu] += n;
+	an->overrun_known[cpu] = 1;
 }
 
 /*
@@ -1366,6 +1373,10 @@ static void on_lost(struct ts_analysis *an, struct ts_cpu *c,
 		c->lost_events += ev->lost.count;
 	else
 		c->lost_unknown++;
+	if (ev->lost.missed && ev->lost.count)
+		c->missed_events += ev->lost.count;
+	else if (ev->lost.missed)
+		c->missed_gaps++;
 	an->counting = 1;	/* a loss always counts: it taints the report */
 	c->check_pos = -1;
 	c->nr_cause_open = 0;	/* their exits may be lost: their time stays unknown */
@@ -2215,9 +2226,39 @@ int ts_analysis_trim_comms(struct ts_analysis *an)
 }
 
 /*
+ * The gaps a CPU's ring buffer left unsized, sized by the kernel's overrun
+ * counter at the end of the recording: it counts every event the buffer
+ * overwrote, in the gaps the pages sized and in the others alike (the
+ * recorder's instance is its own, made for it, and holds no event from
+ * before its window).  Not for a part of the recording (a time range: the
+ * counter is the whole's), nor when the counter is below what the pages
+ * said (one event a gap at least), nor for a watcher (gaps_stay_unsized):
+ * the gaps then stay of unknown size.
+ */
+static void size_missed_gaps(struct ts_analysis *an)
+{
+	if (an->range_start || an->range_end || an->gaps_stay_unsized)
+		return;
+	for (int i = 0; i < an->nr_cpus; i++) {
+		struct ts_cpu *c = an->cpus[i];
+
+		if (!c || !c->missed_gaps || !an->overrun_known[i] ||
+		    an->cpu_overrun[i] < c->missed_events + c->missed_gaps)
+			continue;
+		c->lost_events += an->cpu_overrun[i] - c->missed_events;
+		c->lost_unknown -= c->missed_gaps;
+		c->missed_gaps_sized += c->missed_gaps;
+		c->missed_events = an->cpu_overrun[i];
+		c->missed_gaps = 0;
+	}
+}
+
+/*
  * ts_analysis_finish - the stream ended at end: charge every CPU up to the
  * window's end and close it.  The window is the stream's span, cut by the
  * time range; when the two do not overlap it is empty (win_end == win_start).
+ * Then the gaps the ring buffer left unsized get their size, where the
+ * kernel's counter tells it (size_missed_gaps()).
  */
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end)
 {
@@ -2231,6 +2272,7 @@ void ts_analysis_finish(struct ts_analysis *an, uint64_t end)
 	for (int i = 0; i < an->nr_cpus; i++)
 		if (an->cpus[i])
 			close_cpu(an, an->cpus[i], end);
+	size_missed_gaps(an);
 }
 
 /* Were events lost anywhere?  A stretch's edges can come from any CPU. */

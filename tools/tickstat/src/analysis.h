@@ -328,6 +328,15 @@ struct ts_cpu {
 	struct ts_task_time tasks_other;	/* those beyond TS_MAX_TASKS */
 	uint64_t lost_events;
 	uint64_t lost_unknown;		/* gaps of an unknown size */
+	/*
+	 * Of those, what the ring buffer's pages said it overwrote: the events
+	 * they counted, and the gaps they could not (a full page has no room
+	 * for the count), which the kernel's overrun counter sizes at the end
+	 * (ts_analysis_finish(): missed_gaps_sized)
+	 */
+	uint64_t missed_events;
+	uint64_t missed_gaps;
+	uint64_t missed_gaps_sized;
 
 	/* causes: the first TS_MAX_CAUSES seen, then "other" per type */
 	struct ts_cause causes[TS_MAX_CAUSES];
@@ -404,6 +413,14 @@ struct ts_analysis {
 	char nohz_full[TS_CPUSET_TEXT_MAX];
 	char boot_id[40];		/* the recording kernel's boot, "" unknown */
 	uint64_t overrun;		/* ring-buffer overruns the kernel counted */
+	/* the same per CPU, where the recording's end says (overrun_known) */
+	uint64_t cpu_overrun[TS_MAX_CPUS];
+	unsigned char overrun_known[TS_MAX_CPUS];
+	/*
+	 * A watcher's: its counters only grow, so a gap counted as of unknown
+	 * size stays so at the end (its recording's report sizes it)
+	 */
+	int gaps_stay_unsized;
 	uint64_t bad_records;		/* records too short for their format */
 	uint64_t bad_pages;		/* ring-buffer pages that were corrupt */
 	const char *lost_uncounted;	/* why the source cannot count every lost event, or NULL */
@@ -474,7 +491,7 @@ void ts_analysis_set_clock(struct ts_analysis *an, const char *clock);
 void ts_analysis_set_nohz_full_list(struct ts_analysis *an, const char *list);
 void ts_analysis_add_nohz_full_list(struct ts_analysis *an, const char *piece);
 int ts_analysis_set_boot_id(struct ts_analysis *an, const char *id);
-void ts_analysis_count_overrun(struct ts_analysis *an, uint64_t n);
+void ts_analysis_count_overrun(struct ts_analysis *an, int cpu, uint64_t n);
 void ts_analysis_count_quotas_dropped(struct ts_analysis *an, uint64_t n);
 int ts_analysis_bad_page(struct ts_analysis *an, int cpu);
 void ts_analysis_set_initial(struct ts_analysis *an, int cpu,

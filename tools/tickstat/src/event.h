@@ -160,6 +160,8 @@ struct ts_event {
 		} sw;
 		struct {
 			uint64_t count;		/* 0: an unknown number */
+			/* the ring buffer said it overwrote them (a page's missed-events flag) */
+			int missed;
 		} lost;
 		struct {
 			unsigned int mask;	/* the mask's value */

@@ -677,8 +677,9 @@ static void json_cpu(FILE *f, const struct ts_analysis *an, const struct ts_cpu 
 	json_co_runners(f, an, c);
 	fputc(',', f);
 	ts_json_causes(f, an, c);
-	fprintf(f, ",\"lost_events\":%" PRIu64 ",\"lost_gaps_unknown_size\":%" PRIu64 "}",
-		c->lost_events, c->lost_unknown);
+	fprintf(f, ",\"lost_events\":%" PRIu64 ",\"lost_gaps_unknown_size\":%" PRIu64
+		",\"lost_gaps_sized_by_overrun\":%" PRIu64 "}",
+		c->lost_events, c->lost_unknown, c->missed_gaps_sized);
 }
 
 static void json_verdict(FILE *f, const struct ts_verdict *v)

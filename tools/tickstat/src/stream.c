@@ -302,7 +302,7 @@ static int mark_token(struct ts_stream *s, char *tok)
 	} else if (sscanf(tok, "overrun.%d", &cpu) == 1) {
 		if (ts_parse_u64(v, &n))
 			return -1;
-		ts_analysis_count_overrun(an, n);
+		ts_analysis_count_overrun(an, cpu, n);
 	}
 	return 0;
 }
@@ -551,6 +551,7 @@ static int lost_event(struct ts_stream *s, int cpu, uint64_t ts, uint64_t count)
 	ev.cpu = cpu;
 	ev.ts = ts;
 	ev.lost.count = count;
+	ev.lost.missed = 1;
 	return ts_analysis_event(s->an, &ev);
 }
 

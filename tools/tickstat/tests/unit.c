@@ -1148,6 +1148,61 @@ static void test_lost_events(void)
 }
 
 /*
+ * One CPU's losses: a page's count of overwritten events (40), a full
+ * page's gap without one, a page that failed its checks and a record too
+ * short (neither is the ring buffer's overwriting); the kernel's overrun
+ * counter at the end (overrun < 0: none), a time range or a watcher.
+ */
+static struct ts_cpu *losses(int64_t overrun, uint64_t range_end, int watcher)
+{
+	stream_start(0, 1, 0);
+	an.gaps_stay_unsized = watcher;
+	switch_to(3, 0, 100, NULL);
+	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 3, .ts = 300 * MS,
+				 .lost = { .count = 40, .missed = 1 } });
+	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 3, .ts = 500 * MS,
+				 .lost = { .count = 0, .missed = 1 } });
+	ts_analysis_bad_page(&an, 3);
+	ts_analysis_bad_record(&an, 3, 700 * MS);
+	if (overrun >= 0)
+		ts_analysis_count_overrun(&an, 3, overrun);
+	an.range_end = range_end;
+	ts_analysis_finish(&an, 1 * S);
+	return an.cpus[3];
+}
+
+/*
+ * A gap the ring buffer left unsized (a full page has no room for the
+ * count) is sized by the kernel's overrun counter at the end: every
+ * event the buffer overwrote, here 100, 60 of them in that gap.  Not
+ * without the counter, nor with one below what the pages said, nor for a
+ * part of the recording or a watcher: the gap then stays of unknown size.
+ */
+static void test_lost_gaps_sized(void)
+{
+	struct ts_cpu *c = losses(100, 0, 0);
+
+	CU_ASSERT_EQUAL(c->lost_events, 100 + 1);	/* the short record is one */
+	CU_ASSERT_EQUAL(c->lost_unknown, 1);		/* the bad page */
+	CU_ASSERT_EQUAL(c->missed_gaps_sized, 1);
+	ts_analysis_free(&an);
+	/* the counter holds the 40 and the gap's one event at least: 41 */
+	c = losses(41, 0, 0);
+	CU_ASSERT_EQUAL(c->lost_events, 41 + 1);
+	CU_ASSERT_EQUAL(c->lost_unknown, 1);
+	ts_analysis_free(&an);
+	for (int i = 0; i < 4; i++) {
+		static const int64_t overrun[] = { -1, 40, 100, 100 };
+
+		c = losses(overrun[i], i == 2 ? 900 * MS : 0, i == 3);
+		CU_ASSERT_EQUAL(c->lost_events, 40 + 1);
+		CU_ASSERT_EQUAL(c->lost_unknown, 2);
+		CU_ASSERT_EQUAL(c->missed_gaps_sized, 0);
+		ts_analysis_free(&an);
+	}
+}
+
+/*
  * The start snapshot holds where no event tells the state, part by part,
  * unless an event before it may have changed that part.
  */
@@ -3492,6 +3547,7 @@ int main(int argc, char **argv)
 		{ "state: stock, restart inferred from a refusal", test_stock_inferred_restart },
 		{ "state: stock, idle exit on a housekeeping CPU", test_stock_idle_exit },
 		{ "state: lost events make a gap unknown", test_lost_events },
+		{ "state: the kernel's overrun counter sizes the unsized gaps", test_lost_gaps_sized },
 		{ "state: start snapshot", test_snapshot },
 		{ "state: start snapshot, stock switch", test_snapshot_stock_switch },
 		{ "start: a first switch from idle", test_start_switch_from_idle },
