@@ -1296,6 +1296,14 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 		 (unsigned long long)ts_now_ns(), ts_cpuset_count(&ss->online));
 	if (!t.buf || write_marks(ss, "ready", t.buf, MARK_APPLY))
 		goto out;
+	/*
+	 * The marks into the recording now, with the page the kernel still
+	 * writes: left in the buffer until that page is full, they went with
+	 * it when the buffer overran first (a recorder stopped for 4 s with
+	 * 4 KiB buffers lost them all, and its file could not be read).
+	 */
+	if (ss->writing && ts_session_drain_cpu(ss, ss->mark_cpu))
+		goto out;
 	ret = 0;
 out:
 	pin_here(ss, 0);
