@@ -457,6 +457,15 @@ struct ts_session {
 /* write_marks' flags: apply each mark to the live stream; a failed write only warns */
 #define MARK_APPLY	1
 #define MARK_SOFT	2
+/*
+ * Into the recording at once, with the page the kernel still writes: left
+ * in the buffer until that page is full, a mark went with it when the
+ * buffer overran first (the start marks of 64 CPUs, the doctor's and the
+ * initial states fill more than a 4 KiB buffer; a recorder stopped for
+ * 4 s with such buffers lost them every time, and its file could not be
+ * read).  The marks a reader cannot do without: the start's.
+ */
+#define MARK_KEEP	4
 
 /*
  * Write marks of one kind: the tokens (space-separated) in as few marks as
@@ -510,6 +519,8 @@ static int write_marks(struct ts_session *ss, const char *kind, const char *toke
 			err_msg("internal error: a %s mark does not parse: %s\n", kind, mark);
 			return -1;
 		}
+		if ((flags & MARK_KEEP) && ss->writing && ts_session_drain_cpu(ss, ss->mark_cpu))
+			return -1;
 	} while (*p);
 	return 0;
 }
@@ -1280,29 +1291,21 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 		err_msg("cannot switch tracing on in the instance: %m\n");
 		goto out;
 	}
-	if (write_marks(ss, "start", t.buf, MARK_APPLY))
+	if (write_marks(ss, "start", t.buf, MARK_APPLY | MARK_KEEP))
 		goto out;
 	probes = ts_probes_mark(&ss->probes);
-	if (probes && write_marks(ss, "probes", probes, MARK_APPLY))
+	if (probes && write_marks(ss, "probes", probes, MARK_APPLY | MARK_KEEP))
 		goto out;
-	if (ss->doctor && write_marks(ss, "doctor", ss->doctor, MARK_APPLY))
+	if (ss->doctor && write_marks(ss, "doctor", ss->doctor, MARK_APPLY | MARK_KEEP))
 		goto out;
 	t.len = 0;
 	snapshot(&t, &ss->online);
-	if (!t.buf || write_marks(ss, "initial", t.buf, MARK_APPLY))
+	if (!t.buf || write_marks(ss, "initial", t.buf, MARK_APPLY | MARK_KEEP))
 		goto out;
 	t.len = 0;
 	text_add(&t, "start_ns=%llu snapshot_ns=%llu initial=%d", (unsigned long long)ss->start,
 		 (unsigned long long)ts_now_ns(), ts_cpuset_count(&ss->online));
-	if (!t.buf || write_marks(ss, "ready", t.buf, MARK_APPLY))
-		goto out;
-	/*
-	 * The marks into the recording now, with the page the kernel still
-	 * writes: left in the buffer until that page is full, they went with
-	 * it when the buffer overran first (a recorder stopped for 4 s with
-	 * 4 KiB buffers lost them all, and its file could not be read).
-	 */
-	if (ss->writing && ts_session_drain_cpu(ss, ss->mark_cpu))
+	if (!t.buf || write_marks(ss, "ready", t.buf, MARK_APPLY | MARK_KEEP))
 		goto out;
 	ret = 0;
 out:
