@@ -389,6 +389,16 @@ void ts_analysis_count_overrun(struct ts_analysis *an, int cpu, uint64_t n)
 }
 
 /*
+ * ts_analysis_keep_gaps_unsized - a watcher's: the gaps the ring buffer
+ * left unsized stay so at the end (size_missed_gaps()), for its counters
+ * never go down
+ */
+void ts_analysis_keep_gaps_unsized(struct ts_analysis *an)
+{
+	an->gaps_stay_unsized = 1;
+}
+
+/*
  * ts_analysis_count_quotas_dropped - n switches went to tasks past the
  * recorder's quota table: their cgroup quota is unknown.  A file's end mark
  * says it; a live session counts each as it comes, for a watcher's

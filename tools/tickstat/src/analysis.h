@@ -492,6 +492,7 @@ void ts_analysis_set_nohz_full_list(struct ts_analysis *an, const char *list);
 void ts_analysis_add_nohz_full_list(struct ts_analysis *an, const char *piece);
 int ts_analysis_set_boot_id(struct ts_analysis *an, const char *id);
 void ts_analysis_count_overrun(struct ts_analysis *an, int cpu, uint64_t n);
+void ts_analysis_keep_gaps_unsized(struct ts_analysis *an);
 void ts_analysis_count_quotas_dropped(struct ts_analysis *an, uint64_t n);
 int ts_analysis_bad_page(struct ts_analysis *an, int cpu);
 void ts_analysis_set_initial(struct ts_analysis *an, int cpu,

@@ -74,7 +74,7 @@ int ts_watch_start(struct ts_watch *w, const struct ts_session_opts *so, struct 
 {
 	memset(w, 0, sizeof(*w));
 	w->an = an;
-	an->gaps_stay_unsized = 1;	/* its lost-gaps counters never go down */
+	ts_analysis_keep_gaps_unsized(an);	/* its lost-gaps counters never go down */
 	w->poll_ns = ts_watch_poll_ms(interval_s) * 1000000ULL;
 	/* the buffers' pace is not known yet: from the shortest poll period up */
 	w->wait_ns = TS_WATCH_POLL_MIN_MS * 1000000ULL;

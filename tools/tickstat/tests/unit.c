@@ -1156,7 +1156,8 @@ static void test_lost_events(void)
 static struct ts_cpu *losses(int64_t overrun, uint64_t range_end, int watcher)
 {
 	stream_start(0, 1, 0);
-	an.gaps_stay_unsized = watcher;
+	if (watcher)
+		ts_analysis_keep_gaps_unsized(&an);
 	switch_to(3, 0, 100, NULL);
 	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 3, .ts = 300 * MS,
 				 .lost = { .count = 40, .missed = 1 } });
