@@ -3548,7 +3548,7 @@ int main(int argc, char **argv)
 		{ "state: stock, restart inferred from a refusal", test_stock_inferred_restart },
 		{ "state: stock, idle exit on a housekeeping CPU", test_stock_idle_exit },
 		{ "state: lost events make a gap unknown", test_lost_events },
-		{ "state: the kernel's overrun counter sizes the unsized gaps", test_lost_gaps_sized },
+		{ "state: the overrun counter sizes unsized gaps", test_lost_gaps_sized },
 		{ "state: start snapshot", test_snapshot },
 		{ "state: start snapshot, stock switch", test_snapshot_stock_switch },
 		{ "start: a first switch from idle", test_start_switch_from_idle },
