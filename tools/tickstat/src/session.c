@@ -452,6 +452,18 @@ struct ts_session {
 	int mark_cpu;			/* where the marks go: the start mark's CPU */
 	uint64_t end_pages;		/* its pages before the end mark's page */
 	struct ts_sum end_pages_sum;
+	/*
+	 * The pages read while the start marks are written (MARK_KEEP): in
+	 * the recording at once, in the analysis only once the ready mark is
+	 * applied (the window's start, the probes and the initial states are
+	 * set up by then, as a reader of the file finds them)
+	 */
+	int ready;
+	struct early_page {
+		int cpu;
+		char *page;
+	} *early;
+	int nr_early, cap_early;
 };
 
 /* write_marks' flags: apply each mark to the live stream; a failed write only warns */
@@ -921,6 +933,54 @@ static int extra_events(struct ts_session *ss, const struct ts_session_opts *o, 
 	return 0;
 }
 
+/* A page read before the ready mark, for the analysis once it is applied. */
+static int keep_early(struct ts_session *ss, int cpu, const char *page)
+{
+	struct early_page *e;
+
+	if (ss->nr_early == ss->cap_early) {
+		int cap = ss->cap_early * 2 + 16;
+
+		e = realloc(ss->early, cap * sizeof(*e));
+		if (!e) {
+			err_msg("out of memory\n");
+			return -1;
+		}
+		ss->early = e;
+		ss->cap_early = cap;
+	}
+	e = &ss->early[ss->nr_early];
+	e->page = malloc(ss->rd.page_size);
+	if (!e->page) {
+		err_msg("out of memory\n");
+		return -1;
+	}
+	memcpy(e->page, page, ss->rd.page_size);
+	e->cpu = cpu;
+	ss->nr_early++;
+	return 0;
+}
+
+/* The ready mark is applied: the pages read before it go into the analysis. */
+static int take_early(struct ts_session *ss)
+{
+	int ret = 0;
+
+	ss->ready = 1;
+	for (int i = 0; i < ss->nr_early; i++) {
+		if (!ret && ts_stream_page(&ss->s, ss->early[i].cpu, ss->early[i].page,
+					   ss->rd.page_size)) {
+			err_msg("CPU %d: %s\n", ss->early[i].cpu, ss->s.err);
+			ret = -1;
+		}
+		free(ss->early[i].page);
+	}
+	free(ss->early);
+	ss->early = NULL;
+	ss->nr_early = ss->cap_early = 0;
+	return ret;
+}
+
 /*
  * One page of a CPU, as read: into the recording and the analysis.  The
  * recording writes it at the next ts_dw_flush(), with the pages read with
@@ -942,6 +1002,8 @@ static int take_page(struct ts_session *ss, int c, char *page, ssize_t n)
 			return -1;
 		}
 	}
+	if (!ss->ready)
+		return keep_early(ss, c, page);
 	if (ts_stream_page(&ss->s, c, page, r->page_size)) {
 		err_msg("CPU %d: %s\n", c, ss->s.err);
 		return -1;
@@ -1305,7 +1367,7 @@ static int start_tracing(struct ts_session *ss, const struct ts_session_opts *o)
 	t.len = 0;
 	text_add(&t, "start_ns=%llu snapshot_ns=%llu initial=%d", (unsigned long long)ss->start,
 		 (unsigned long long)ts_now_ns(), ts_cpuset_count(&ss->online));
-	if (!t.buf || write_marks(ss, "ready", t.buf, MARK_APPLY | MARK_KEEP))
+	if (!t.buf || write_marks(ss, "ready", t.buf, MARK_APPLY | MARK_KEEP) || take_early(ss))
 		goto out;
 	ret = 0;
 out:
@@ -1434,7 +1496,8 @@ const struct ts_cpuset *ts_session_monitored(const struct ts_session *ss)
  * ts_session_drain_cpu - read a CPU's buffer empty, the page it still
  * writes included: a watcher saw it go offline, and with whole pages its
  * last events could otherwise come after its state became unknown, and
- * set it again.  Returns 0, or -1 after saying why.
+ * set it again; or a mark a reader needs was just written there
+ * (MARK_KEEP).  Returns 0, or -1 after saying why.
  */
 int ts_session_drain_cpu(struct ts_session *ss, int cpu)
 {
@@ -2064,6 +2127,9 @@ void ts_session_free(struct ts_session *ss)
 		close(ss->marker_fd);
 	free(ss->doctor);
 	free(ss->quota_news.buf);
+	for (int i = 0; i < ss->nr_early; i++)
+		free(ss->early[i].page);
+	free(ss->early);
 	if (ss->inst) {
 		const char *name = tracefs_instance_get_name(ss->inst);
 

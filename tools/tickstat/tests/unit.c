@@ -1148,26 +1148,36 @@ static void test_lost_events(void)
 }
 
 /*
- * One CPU's losses: a page's count of overwritten events (40), a full
- * page's gap without one, a page that failed its checks and a record too
+ * CPU 3's losses: a page's count of overwritten events (40), two full
+ * pages' gaps without one, a page that failed its checks and a record too
  * short (neither is the ring buffer's overwriting); the kernel's overrun
- * counter at the end (overrun < 0: none), a time range or a watcher.
+ * counter at the end (overrun < 0: none), a time range (range 1: its
+ * start, 2: its end) or a watcher.  CPU 2 beside it, with a gap of its
+ * own and a counter of its own (1000), must not change what CPU 3 gets.
  */
-static struct ts_cpu *losses(int64_t overrun, uint64_t range_end, int watcher)
+static struct ts_cpu *losses(int64_t overrun, int range, int watcher)
 {
 	stream_start(0, 1, 0);
 	if (watcher)
 		ts_analysis_keep_gaps_unsized(&an);
 	switch_to(3, 0, 100, NULL);
+	switch_to(2, 0, 200, NULL);
 	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 3, .ts = 300 * MS,
 				 .lost = { .count = 40, .missed = 1 } });
-	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 3, .ts = 500 * MS,
+	for (int i = 0; i < 2; i++)
+		feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 3, .ts = (500 + i) * MS,
+					 .lost = { .count = 0, .missed = 1 } });
+	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 2, .ts = 500 * MS,
 				 .lost = { .count = 0, .missed = 1 } });
 	ts_analysis_bad_page(&an, 3);
 	ts_analysis_bad_record(&an, 3, 700 * MS);
 	if (overrun >= 0)
 		ts_analysis_count_overrun(&an, 3, overrun);
-	an.range_end = range_end;
+	ts_analysis_count_overrun(&an, 2, 1000);
+	if (range == 1)
+		an.range_start = 1;
+	if (range == 2)
+		an.range_end = 900 * MS;
 	ts_analysis_finish(&an, 1 * S);
 	return an.cpus[3];
 }
@@ -1185,19 +1195,21 @@ static void test_lost_gaps_sized(void)
 
 	CU_ASSERT_EQUAL(c->lost_events, 100 + 1);	/* the short record is one */
 	CU_ASSERT_EQUAL(c->lost_unknown, 1);		/* the bad page */
-	CU_ASSERT_EQUAL(c->missed_gaps_sized, 1);
+	CU_ASSERT_EQUAL(c->missed_gaps_sized, 2);
+	CU_ASSERT_EQUAL(an.cpus[2]->lost_events, 1000);
+	CU_ASSERT_EQUAL(an.cpus[2]->lost_unknown, 0);
 	ts_analysis_free(&an);
-	/* the counter holds the 40 and the gap's one event at least: 41 */
-	c = losses(41, 0, 0);
-	CU_ASSERT_EQUAL(c->lost_events, 41 + 1);
+	/* the counter holds the 40 and the gaps' one event each at least: 42 */
+	c = losses(42, 0, 0);
+	CU_ASSERT_EQUAL(c->lost_events, 42 + 1);
 	CU_ASSERT_EQUAL(c->lost_unknown, 1);
 	ts_analysis_free(&an);
-	for (int i = 0; i < 4; i++) {
-		static const int64_t overrun[] = { -1, 40, 100, 100 };
+	for (int i = 0; i < 5; i++) {
+		static const int64_t overrun[] = { -1, 41, 100, 100, 100 };
 
-		c = losses(overrun[i], i == 2 ? 900 * MS : 0, i == 3);
+		c = losses(overrun[i], i == 2 ? 1 : i == 3 ? 2 : 0, i == 4);
 		CU_ASSERT_EQUAL(c->lost_events, 40 + 1);
-		CU_ASSERT_EQUAL(c->lost_unknown, 2);
+		CU_ASSERT_EQUAL(c->lost_unknown, 3);
 		CU_ASSERT_EQUAL(c->missed_gaps_sized, 0);
 		ts_analysis_free(&an);
 	}
@@ -3238,7 +3250,10 @@ static void test_fixture_lost(void)
 	char err[256];
 
 	CU_ASSERT_EQUAL_FATAL(read_any(fixture("lost.dat"), &a, err), 0);
-	CU_ASSERT(a.cpus[2]->lost_events + a.cpus[2]->lost_unknown > 0);
+	/* two gaps the pages did not size, of the 2007 events the kernel counted */
+	CU_ASSERT_EQUAL(a.cpus[2]->lost_events, 2007);
+	CU_ASSERT_EQUAL(a.cpus[2]->lost_unknown, 0);
+	CU_ASSERT_EQUAL(a.cpus[2]->missed_gaps_sized, 2);
 	ts_check_opts_init(&o);
 	o.max_unknown = 100;
 	CU_ASSERT_EQUAL(ts_check_run(&a, &o, &v), 0);
