@@ -7,9 +7,8 @@ FILES is the guest's output (tests/scenarios/lost-scale.sh). For every
 CPU, the lost events the report counts equal the kernel's own overrun
 counter for that CPU (the end mark's overrun.CPU, and the same in the
 per-CPU statistics the recording saved after it), none is left a gap of
-unknown size, and the table shows the same count in its lost column;
-some CPUs had gaps the ring buffer's pages did not size (the case the
-counter is there for); check failed on lost events (exit 2) with a FAIL
+unknown size (whether some were unsized in the pages or not), and the
+table shows the same count in its lost column; check failed on lost events (exit 2) with a FAIL
 for each CPU that lost any; and tickstat report of the recording, here on
 the host, gives each CPU the same figures as the live report did, CPU 0
 (the recorder's, where its start marks went) included.
@@ -72,8 +71,9 @@ for n, c in sorted(cpus.items()):
            f"lost_events {c['lost_events']}, gaps of unknown size {c['lost_gaps_unknown_size']}")
     expect(f"CPU {n}: the table's lost column says {want}", table.get(n) == want, table.get(n))
     sized += c["lost_gaps_sized_by_overrun"] > 0
-# each CPU of 63 had such a gap in about one boot of five (7 to 20 CPUs a boot)
-expect("some CPUs had gaps the pages did not size (the counter sized them)", sized > 0, sized)
+# not asserted: 7 to 21 CPUs had such gaps in five boots on an idle host,
+# none in one beside a busy loop; the fixture lost.dat (2 such gaps) and
+# the unit tests make the case every time (tests/host/tickstat-unit.test)
 print(f"info {len(lost_cpus)} CPUs lost events; {sized} of them had gaps the pages did not size")
 
 expect("check exits 2 (failed)", rc == "check=2", rc)
