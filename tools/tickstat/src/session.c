@@ -933,7 +933,12 @@ static int extra_events(struct ts_session *ss, const struct ts_session_opts *o, 
 	return 0;
 }
 
-/* A page read before the ready mark, for the analysis once it is applied. */
+/*
+ * A page read before the ready mark, for the analysis once it is applied.
+ * Only the start marks' reads come before it: what the mark CPU wrote
+ * between tracing on and the ready mark, the start snapshot's 21 ms and
+ * more included (a few pages; a buffer's worth at most a read).
+ */
 static int keep_early(struct ts_session *ss, int cpu, const char *page)
 {
 	struct early_page *e;
@@ -1497,7 +1502,8 @@ const struct ts_cpuset *ts_session_monitored(const struct ts_session *ss)
  * writes included: a watcher saw it go offline, and with whole pages its
  * last events could otherwise come after its state became unknown, and
  * set it again; or a mark a reader needs was just written there
- * (MARK_KEEP).  Returns 0, or -1 after saying why.
+ * (MARK_KEEP).  Before the ready mark, what it reads waits for the
+ * analysis (keep_early()).  Returns 0, or -1 after saying why.
  */
 int ts_session_drain_cpu(struct ts_session *ss, int cpu)
 {
