@@ -982,7 +982,8 @@ static int take_early(struct ts_session *ss)
 	}
 	free(ss->early);
 	ss->early = NULL;
-	ss->nr_early = ss->cap_early = 0;
+	ss->nr_early = 0;
+	ss->cap_early = 0;
 	return ret;
 }
 
