@@ -187,6 +187,23 @@ static void put_option(struct ts_datwrite *w, int id, const char *text)
 	put(w, text, len);
 }
 
+/*
+ * A CPU's ring-buffer statistics (per_cpu/cpuN/stats), after a "CPU: n"
+ * line as trace-cmd writes them: its report --stat, and a reader of the
+ * kernel's overrun counter in them, tell the CPUs apart by it.
+ */
+static void put_cpustat(struct ts_datwrite *w, int cpu, const char *stats)
+{
+	char head[32];
+	int n = snprintf(head, sizeof(head), "CPU: %d\n", cpu);
+	size_t len = (size_t)n + strlen(stats) + 1;
+
+	put_le(w, OPT_CPUSTAT, 2);
+	put_le(w, len, 4);
+	put(w, head, n);
+	put(w, stats, len - n);
+}
+
 /* The event formats, grouped by system in the order they came. */
 static void put_formats(struct ts_datwrite *w)
 {
@@ -323,7 +340,7 @@ int ts_dw_finish(struct ts_datwrite *w, const struct ts_dw_meta *m)
 	put(w, "options  ", 10);
 	for (int c = 0; c < w->nr_cpus; c++)
 		if (m->cpustat && m->cpustat[c])
-			put_option(w, OPT_CPUSTAT, m->cpustat[c]);
+			put_cpustat(w, c, m->cpustat[c]);
 	put_option(w, OPT_TRACECLOCK, m->trace_clock);
 	put_option(w, OPT_UNAME, m->uname);
 	put_option(w, OPT_VERSION, m->recorder);

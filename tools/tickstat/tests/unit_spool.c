@@ -5,8 +5,10 @@
  * reused one, come back in the file each CPU's in order and byte for
  * byte, with the count and sum the end marks take; copied into the file
  * each way ts_dw_finish() has (copy_file_range, sendfile, read and
- * write), and into a file opened to append, which takes only the last.
+ * write), and into a file opened to append, which takes only the last;
+ * and each CPU's ring-buffer statistics after its "CPU: n" line.
  */
+#define _GNU_SOURCE		/* memmem */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,7 +55,10 @@ static void spool_round_trip(enum ts_dw_copy from, int append, enum ts_dw_copy w
 	int order[2][PAGES], nr[2] = { 0, 0 }, k = 0;
 	struct ts_sum sums[2] = { { 0, 0 }, { 0, 0 } };
 	char path[] = "/tmp/tickstat-unit-spool-XXXXXX";
+	static char stat0[] = "entries: 0\noverrun: 5\n", stat1[] = "entries: 0\noverrun: 7\n";
+	char *stats[2] = { stat0, stat1 };
 	struct ts_dw_meta m = {
+		.cpustat = stats,
 		.header_page = header_page, .header_page_len = sizeof(header_page) - 1,
 		.header_event = "", .kallsyms = "", .cmdlines = "",
 		.uname = "Linux test 6.1.0 x86_64", .trace_clock = "[mono] local",
@@ -107,6 +112,13 @@ static void spool_round_trip(enum ts_dw_copy from, int append, enum ts_dw_copy w
 	fclose(out);
 	CU_ASSERT_EQUAL_FATAL(ts_dat_open(&df, path, no_format, NULL), 0);
 	CU_ASSERT_EQUAL(df.nr_cpus, 2);
+	/* each CPU's statistics after its "CPU: n" line, as trace-cmd writes them */
+	for (int c = 0; c < 2; c++) {
+		char want[64];
+		int n = snprintf(want, sizeof(want), "CPU: %d\n%s", c, stats[c]);
+
+		CU_ASSERT_PTR_NOT_NULL(memmem(df.cpustats, df.cpustats_len, want, n));
+	}
 	for (int i = 0; i < df.nr_cpus; i++) {
 		int cpu = df.cpus[i].cpu;
 
