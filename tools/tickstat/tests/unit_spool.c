@@ -55,7 +55,7 @@ static void spool_round_trip(enum ts_dw_copy from, int append, enum ts_dw_copy w
 	int order[2][PAGES], nr[2] = { 0, 0 }, k = 0;
 	struct ts_sum sums[2] = { { 0, 0 }, { 0, 0 } };
 	char path[] = "/tmp/tickstat-unit-spool-XXXXXX";
-	static char stat0[] = "entries: 0\noverrun: 5\n", stat1[] = "entries: 0\noverrun: 7\n";
+	char stat0[] = "entries: 0\noverrun: 5\n", stat1[] = "entries: 0\noverrun: 7\n";
 	char *stats[2] = { stat0, stat1 };
 	struct ts_dw_meta m = {
 		.cpustat = stats,
