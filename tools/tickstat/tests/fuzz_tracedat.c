@@ -23,6 +23,23 @@
 #include "output.h"
 #include "tracedat.h"
 
+/*
+ * LeakSanitizer's suppressions: libtraceevent 1.7.1 (Debian 12) leaks a
+ * few bytes inside tep_parse_event() on some malformed formats, the handle
+ * freed (an hrtimer_start format whose field reads "enum LOCAL_PR_FMT
+ * mode", with an empty print fmt: 5 bytes, in a program that calls that
+ * and tep_free() only), which the fuzzer found in make check.  Not
+ * tickstat's.  The suppression also hides the events of a handle tickstat
+ * would forget to free; the unit tests catch that, with LeakSanitizer and
+ * no suppression, on every fixture (56198 leaks when stream.c skipped its
+ * tep_free()).
+ */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:tep_parse_event\n";
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *devnull;
