@@ -456,9 +456,19 @@ static int load_page(struct ts_stream *s, void **page, uint32_t len)
 	commit = ts_ring_commit(base, s->long_size);
 	if (commit > (uint32_t)(s->page_size - hdr))
 		return -1;
-	if (!commit)
-		return 0;
-	return ts_ring_page_parse(&s->rp, base, s->page_size, s->long_size) ? -1 : 1;
+	/* parsed even when empty: its missed-events flag counts all the same */
+	if (ts_ring_page_parse(&s->rp, base, s->page_size, s->long_size))
+		return -1;
+	return commit ? 1 : 0;
+}
+
+/* The time in a page's header: that of its first event, or of an empty page's making */
+static uint64_t page_time(const void *page)
+{
+	uint64_t ts;
+
+	memcpy(&ts, page, sizeof(ts));
+	return ts;
 }
 
 /* The text of a print event, if it is one of ours. */
@@ -614,10 +624,15 @@ int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 	s->where.set = 0;
 	if (r < 0)
 		goto bad;
+	/*
+	 * Events lost before a page that holds no record (only padding, or
+	 * nothing) are lost all the same: at the page's own time.
+	 */
+	if (s->rp.missed)
+		lost_event(s, cpu, s->rp.nr_recs ? s->rp.recs[0].ts : page_time(page),
+			   s->rp.missed_count);
 	if (!r || !s->rp.nr_recs)
 		return 0;
-	if (s->rp.missed)
-		lost_event(s, cpu, s->rp.recs[0].ts, s->rp.missed_count);
 	if (walk_page(s, &w))
 		return -1;
 	s->cpu_pages[cpu].last_ts = w.last_ts;

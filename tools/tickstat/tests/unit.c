@@ -2527,6 +2527,64 @@ static void test_time_backwards(void)
 	ts_analysis_free(&an);
 }
 
+/* A page's header flags: events were lost before it, and (stored) how many follow its events */
+static void page_end_missed(struct page_build *p, int stored, uint64_t count)
+{
+	uint64_t commit = (p->len - 16) | 1ULL << 31 | (stored ? 1ULL << 30 : 0);
+
+	memcpy(p->b + 8, &commit, 8);
+	if (stored)
+		memcpy(p->b + p->len, &count, 8);
+}
+
+/*
+ * Events lost before a page that holds no record are lost all the same:
+ * a page of padding only (a discarded event the kernel could not take
+ * back), and an empty one.  Their loss counts at the page's time, sized
+ * where the kernel stored the count.
+ */
+static void test_missed_without_records(void)
+{
+	struct ts_stream st;
+	struct page_build p;
+
+	ts_analysis_init(&an);
+	CU_ASSERT_EQUAL_FATAL(ts_stream_init(&st, &an, 4096, 8), 0);
+	CU_ASSERT_EQUAL(ts_stream_header_page(&st, header_page_fmt, strlen(header_page_fmt)), 0);
+	CU_ASSERT_EQUAL(ts_stream_format(&st, "timer", tick_stop_fmt, strlen(tick_stop_fmt)), 0);
+	CU_ASSERT_EQUAL_FATAL(ts_stream_ready(&st), 0);
+	ts_analysis_set_start(&an, 1000);
+
+	page_start(&p, 2000);				/* one event, nothing lost */
+	page_event(&p, 0);
+	page_end(&p);
+	CU_ASSERT_EQUAL(ts_stream_page(&st, 1, p.b, sizeof(p.b)), 0);
+	CU_ASSERT_EQUAL(an.cpus[1]->lost_events, 0);
+	page_start(&p, 3000);				/* padding only, 40 lost */
+	page_put32(&p, 5 << 5 | 29);			/* RB_TYPE_PADDING, 12 bytes */
+	page_put32(&p, 8);
+	page_put32(&p, 0);
+	page_end_missed(&p, 1, 40);
+	CU_ASSERT_EQUAL(ts_stream_page(&st, 1, p.b, sizeof(p.b)), 0);
+	CU_ASSERT_EQUAL(an.cpus[1]->lost_events, 40);
+	CU_ASSERT_EQUAL(an.cpus[1]->lost_unknown, 0);
+	CU_ASSERT_EQUAL(an.cpus[1]->missed_events, 40);
+	page_start(&p, 3500);				/* empty, its count not stored */
+	page_end_missed(&p, 0, 0);
+	CU_ASSERT_EQUAL(ts_stream_page(&st, 1, p.b, sizeof(p.b)), 0);
+	CU_ASSERT_EQUAL(an.cpus[1]->lost_events, 40);
+	CU_ASSERT_EQUAL(an.cpus[1]->lost_unknown, 1);
+	CU_ASSERT_EQUAL(an.cpus[1]->missed_gaps, 1);
+	CU_ASSERT_EQUAL(an.bad_pages, 0);
+	page_start(&p, 4000);				/* an empty page without the flag: nothing */
+	page_end(&p);
+	CU_ASSERT_EQUAL(ts_stream_page(&st, 1, p.b, sizeof(p.b)), 0);
+	CU_ASSERT_EQUAL(an.cpus[1]->lost_unknown, 1);
+	CU_ASSERT_EQUAL(an.cpus[1]->lost_events, 40);
+	ts_stream_free(&st);
+	ts_analysis_free(&an);
+}
+
 /*
  * The start mark's boot id (a recording's; the live report applies the
  * same marks): kept for the report's identity.  A value that is not a boot
@@ -3615,6 +3673,7 @@ int main(int argc, char **argv)
 		{ "ringpage: lengths that lie", test_ringpage_lies },
 		{ "datwrite: the spool's runs, back in the file", test_spool_round_trip },
 		{ "stream: pages whose time goes back", test_time_backwards },
+		{ "stream: a loss before a page without records", test_missed_without_records },
 		{ "stream: the start mark's boot id", test_mark_boot_id },
 		{ "doctor: the audit through the marks and back", test_doctor_marks_round_trip },
 		{ "doctor: the marks are bounded", test_doctor_marks_bounded },
