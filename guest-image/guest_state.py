@@ -1,0 +1,181 @@
+"""guest_state - what a guest's vCPUs were doing when the runner stopped it.
+
+A guest that hangs (before its job starts, or during it) is killed at
+--timeout, and the console tells only what the kernel had printed: a boot
+that stopped after "clocksource: Switched to clocksource tsc" says nothing
+of where.  Before the kill, the runner asks QEMU's monitor (a unix socket,
+qemu -monitor unix:...) for every vCPU's registers, keeps them whole beside
+the console, and names each vCPU's instruction with the kernel's System.map
+when it finds one.  The kernel's text is placed at random (KASLR): where it
+lies is the first mapping of the kernel image's range in the page tables
+(info mem), and System.map's _text is where it would lie unmoved.
+"""
+
+import bisect
+import re
+import socket
+import time
+from pathlib import Path
+
+PROMPT = b"(qemu) "
+# the monitor echoes each command with the terminal's line editing
+ESCAPES = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+CPU_HEAD = re.compile(r"^CPU#(\d+)\s*$", re.M)
+RIP = re.compile(r"\bRIP=([0-9a-f]{16})\b.*\bHLT=(\d)")
+# x86_64: the kernel image is mapped between these (modules above)
+IMAGE_START, IMAGE_END = 0xffffffff80000000, 0xffffffffc0000000
+MAP_LINE = re.compile(r"^([0-9a-f]+) [tTwW] (\S+)$")
+
+
+def monitor_args(sock: Path) -> list[str]:
+    """QEMU's options for a monitor on sock that nobody needs to attach to."""
+    return ["-monitor", f"unix:{sock},server=on,wait=off"]
+
+
+def _until_prompt(conn: socket.socket, deadline: float) -> bytes:
+    got = b""
+    while not got.endswith(PROMPT):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the monitor did not answer")
+        conn.settimeout(left)
+        chunk = conn.recv(65536)
+        if not chunk:
+            raise ConnectionError("the monitor closed")
+        got += chunk
+    return got
+
+
+def ask(sock: Path, commands: list[str], seconds: float = 10) -> dict[str, str]:
+    """Each command's answer from the monitor on sock, without its echo."""
+    deadline = time.monotonic() + seconds
+    answers = {}
+    with socket.socket(socket.AF_UNIX) as conn:
+        conn.settimeout(seconds)
+        conn.connect(str(sock))
+        _until_prompt(conn, deadline)           # the banner
+        for command in commands:
+            conn.sendall(command.encode() + b"\n")
+            text = _until_prompt(conn, deadline)[:-len(PROMPT)].decode(errors="replace")
+            # the echo ends with the first line end; the answer follows
+            answers[command] = ESCAPES.sub("", text).partition("\n")[2]
+    return answers
+
+
+def registers(text: str) -> list[tuple[int, int, bool]]:
+    """(vCPU, RIP, halted) of each vCPU in 'info registers -a'."""
+    heads = list(CPU_HEAD.finditer(text))
+    found = []
+    for i, head in enumerate(heads):
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+        rip = RIP.search(text, head.end(), end)
+        if rip:
+            found.append((int(head.group(1)), int(rip.group(1), 16), rip.group(2) == "1"))
+    return found
+
+
+def in_image(line: str) -> bool:
+    """Does a line of 'info mem' map part of the kernel image's range?"""
+    start = line.split("-", 1)[0]
+    return bool(re.fullmatch(r"[0-9a-f]{16}", start)) and IMAGE_START <= int(start, 16) < IMAGE_END
+
+
+def text_base(info_mem: str) -> int | None:
+    """Where the kernel's text begins, from 'info mem': the first mapping of
+    the kernel image's range."""
+    for line in info_mem.splitlines():
+        if in_image(line):
+            return int(line.split("-", 1)[0], 16)
+    return None
+
+
+class SystemMap:
+    """A kernel's System.map: its text symbols, in order."""
+
+    def __init__(self, path: Path):
+        self.addrs, self.names = [], []
+        for line in path.read_text(errors="replace").splitlines():
+            m = MAP_LINE.match(line)
+            if m:
+                self.addrs.append(int(m.group(1), 16))
+                self.names.append(m.group(2))
+        order = sorted(range(len(self.addrs)), key=self.addrs.__getitem__)
+        self.addrs = [self.addrs[i] for i in order]
+        self.names = [self.names[i] for i in order]
+        where = dict(zip(self.names, self.addrs))
+        self.text, self.etext = where.get("_text"), where.get("_etext")
+
+    def name(self, addr: int) -> str | None:
+        """symbol+0xoff of an unmoved text address, None outside the text."""
+        if self.text is None or self.etext is None or not self.text <= addr < self.etext:
+            return None
+        i = bisect.bisect_right(self.addrs, addr) - 1
+        return f"{self.names[i]}+{addr - self.addrs[i]:#x}" if i >= 0 else None
+
+
+def system_map(kernel: Path) -> Path | None:
+    """The System.map of a kernel built here (its build folder, above
+    arch/x86/boot/bzImage) or beside a kernel image."""
+    for folder in [kernel.parent, *list(kernel.parents)[1:4]]:
+        for path in [folder / "System.map", *sorted(folder.glob("System.map-*"))]:
+            if path.is_file():
+                return path
+    return None
+
+
+def cpu_list(cpus: list[int]) -> str:
+    """0-3,7 for [0, 1, 2, 3, 7]."""
+    runs, start = [], None
+    for i, cpu in enumerate(cpus):
+        if start is None:
+            start = cpu
+        if i + 1 == len(cpus) or cpus[i + 1] != cpu + 1:
+            runs.append(f"{start}" if start == cpu else f"{start}-{cpu}")
+            start = None
+    return ",".join(runs)
+
+
+def summary(found: list[tuple[int, int, bool]], names: dict[int, str]) -> str:
+    """One line: the vCPUs grouped by state and place."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for cpu, rip, halted in found:
+        place = names.get(rip) or f"{rip:#x}"
+        groups.setdefault(("halted" if halted else "running", place), []).append(cpu)
+    return "; ".join(f"CPU {cpu_list(sorted(cpus))} {state} at {place}"
+                     for (state, place), cpus in sorted(groups.items(),
+                                                        key=lambda g: min(g[1])))
+
+
+def capture(sock: Path, kernel: Path, dest: Path) -> str:
+    """Ask the monitor on sock for the vCPUs' registers (twice, a second
+    apart: a vCPU whose place changed is not stuck there), write them to
+    dest, and say in a line where each vCPU was."""
+    try:
+        first = ask(sock, ["info registers -a", "info mem"])
+        time.sleep(1)
+        second = ask(sock, ["info registers -a"])
+    except (OSError, TimeoutError, ConnectionError) as e:
+        return f"the emulator's monitor did not answer ({e})"
+    dest.write_text("# info registers -a\n" + first["info registers -a"] +
+                    "\n# info registers -a, a second later\n" + second["info registers -a"] +
+                    "\n# info mem, the kernel image's range (the rest is megabytes)\n" +
+                    "".join(line + "\n" for line in first["info mem"].splitlines()
+                            if in_image(line)))
+    names: dict[int, str] = {}
+    found = registers(first["info registers -a"])
+    later = {cpu: rip for cpu, rip, _ in registers(second["info registers -a"])}
+    mapped = system_map(kernel)
+    base = text_base(first["info mem"])
+    if mapped and base is not None:
+        smap = SystemMap(mapped)
+        if smap.text is not None:
+            shift = base - smap.text
+            for _, rip, _ in found:
+                name = smap.name(rip - shift)
+                if name:
+                    names[rip] = name
+    moved = sorted(cpu for cpu, rip, _ in found if cpu in later and later[cpu] != rip)
+    line = summary(found, names) or "no vCPU's registers in the monitor's answer"
+    if moved:
+        line += f" (a second later CPU {cpu_list(moved)} had moved on)"
+    return line
