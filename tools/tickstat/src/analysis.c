@@ -2283,6 +2283,7 @@ void ts_analysis_finish(struct ts_analysis *an, uint64_t end)
 		if (an->cpus[i])
 			close_cpu(an, an->cpus[i], end);
 	size_missed_gaps(an);
+	ts_doctor_settle(an);
 }
 
 /* Were events lost anywhere?  A stretch's edges can come from any CPU. */

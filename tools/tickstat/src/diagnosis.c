@@ -991,11 +991,8 @@ static void doctor_saw(const struct ts_analysis *an, const struct ts_cpu *c,
 	d->has_audit = rec != NULL;
 	for (int i = 0; rec && i < rec->a.nr; i++) {
 		const struct ts_finding *f = &rec->a.f[i];
-		const char *unit;
-		char how[160];
 
-		if (!f->kind || !ts_cpuset_has(&f->cpus, c->cpu) ||
-		    ts_doctor_seen(an, f, &unit, how, sizeof(how)) <= 0 ||
+		if (!f->kind || !ts_cpuset_has(&f->cpus, c->cpu) || ts_doctor_seen_at(an, i) <= 0 ||
 		    strstr(d->doctor, f->kind->id))
 			continue;
 		if (shown++ == 3)

@@ -30,6 +30,9 @@ struct ts_doctor_rec {
 	int declared;			/* findings= of the header */
 	int dropped;			/* findings the recorder left out (the budget) */
 	int skip_declared, unread_declared;
+	/* ts_doctor_seen() of each finding of a, once the analysis is finished */
+	int settled;
+	int64_t seen[TS_DOCTOR_MAX_STORED];
 };
 
 /* the recorder's side: the marks' tokens, space-separated (malloc'd; NULL: out of memory) */
@@ -47,6 +50,13 @@ void ts_analysis_drop_doctor(struct ts_analysis *an);
  */
 int64_t ts_doctor_seen(const struct ts_analysis *an, const struct ts_finding *f,
 		       const char **unit, char *how, size_t len);
+
+/*
+ * ts_doctor_seen_at - stored finding i's count: as ts_doctor_settle()
+ * (analysis.h) found it when the analysis was finished, or worked out now
+ * before that.
+ */
+int64_t ts_doctor_seen_at(const struct ts_analysis *an, int i);
 
 /* copy of the stored audit with seen joined (ts_audit_free it); -1 out of memory */
 int ts_doctor_joined(const struct ts_analysis *an, struct ts_audit *out);

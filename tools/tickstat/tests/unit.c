@@ -3187,6 +3187,19 @@ static void test_doctor_join_tasks(void)
 	CU_ASSERT_EQUAL(j.f[3].seen, -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(j.f[3].seen_how, "pid 200 is task200"));
 	CU_ASSERT_EQUAL(j.f[4].seen, -1);
+	/*
+	 * What each CPU's diagnosis asks: the same worked out now (the marks
+	 * came after the finish here) as settled once (a recording's come first)
+	 */
+	CU_ASSERT(!ts_doctor_stored(&an)->settled);
+	for (int i = 0; i < 5; i++)
+		CU_ASSERT_EQUAL(ts_doctor_seen_at(&an, i), j.f[i].seen);
+	ts_doctor_settle(&an);
+	CU_ASSERT(ts_doctor_stored(&an)->settled);
+	for (int i = 0; i < 5; i++)
+		CU_ASSERT_EQUAL(ts_doctor_seen_at(&an, i), j.f[i].seen);
+	CU_ASSERT_EQUAL(ts_doctor_seen_at(&an, 5), -1);
+	CU_ASSERT_EQUAL(ts_doctor_seen_at(&an, -1), -1);
 	/* without sched_switch no task is known to have run */
 	an.caps.sched_switch = 0;
 	CU_ASSERT_EQUAL(ts_doctor_seen(&an, &j.f[1], &unit, how, sizeof(how)), -1);
