@@ -244,6 +244,7 @@ void ts_analysis_report_covered(struct ts_analysis *an)
 	for (int i = 0; i < an->nr_cpus; i++)
 		if (an->cpus[i] && !ts_analysis_covers(an, i))
 			an->cpus[i]->active = 0;
+	ts_doctor_settle_again(an);
 }
 
 /*
@@ -275,6 +276,7 @@ void ts_analysis_select_cpus(struct ts_analysis *an, const struct ts_cpuset *cpu
 	for (int i = 0; i < an->nr_cpus; i++)
 		if (an->cpus[i])
 			an->cpus[i]->active = ts_cpuset_has(cpus, i);
+	ts_doctor_settle_again(an);
 }
 
 /*

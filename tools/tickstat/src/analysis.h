@@ -505,6 +505,7 @@ void ts_analysis_unhold(struct ts_analysis *an);
 void ts_analysis_drop_held(struct ts_analysis *an);
 void ts_analysis_drop_doctor(struct ts_analysis *an);	/* docrec.c */
 void ts_doctor_settle(struct ts_analysis *an);		/* docrec.c: the join, once finished */
+void ts_doctor_settle_again(struct ts_analysis *an);	/* docrec.c: the CPUs reported changed */
 int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_t count);
 void ts_analysis_finish(struct ts_analysis *an, uint64_t end);
 int ts_sched_split(const struct ts_analysis *an, const struct ts_cpu *c,

@@ -409,6 +409,7 @@ int ts_doctor_mark(struct ts_analysis *an, const char *tokens)
 	for (tok = strtok_r(copy_, " ", &save); tok && !ret; tok = strtok_r(NULL, " ", &save))
 		ret = apply_token(an->doctor, tok);
 	free(copy_);
+	an->doctor->settled = 0;	/* findings may have come: worked out again */
 	return ret;
 }
 
@@ -615,10 +616,11 @@ int64_t ts_doctor_seen(const struct ts_analysis *an, const struct ts_finding *f,
 /*
  * Each CPU's diagnosis asks of every finding on it whether the recording saw
  * it (diagnosis.c, doctor_saw()), and the answer counts over every CPU of
- * the finding: worked out each time, a report's cost grew with the square
- * of the CPUs (16 M instructions of a 102 M report of a 64-CPU recording).
- * The answers do not change once the analysis is finished, so they are
- * worked out then, once.
+ * the finding the report has: worked out each time, a report's cost grew
+ * with the square of the CPUs (16 M instructions of a 102 M report of a
+ * 64-CPU recording).  Once the analysis is finished the answers change only
+ * with the CPUs reported (-C, ts_analysis_select_cpus()), so they are worked
+ * out then, and again when those change (ts_doctor_settle_again()).
  */
 void ts_doctor_settle(struct ts_analysis *an)
 {
@@ -632,6 +634,12 @@ void ts_doctor_settle(struct ts_analysis *an)
 		r->seen[i] = r->a.f[i].kind ?
 			     ts_doctor_seen(an, &r->a.f[i], &unit, how, sizeof(how)) : -1;
 	r->settled = 1;
+}
+
+void ts_doctor_settle_again(struct ts_analysis *an)
+{
+	if (an->doctor && an->doctor->settled)
+		ts_doctor_settle(an);
 }
 
 int64_t ts_doctor_seen_at(const struct ts_analysis *an, int i)

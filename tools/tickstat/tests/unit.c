@@ -3209,6 +3209,49 @@ static void test_doctor_join_tasks(void)
 }
 
 
+/*
+ * The join settled when the analysis finishes (a recording's doctor marks
+ * come first) follows the CPUs the report keeps (-C), and a finding stored
+ * after it is worked out: a kernel thread that ran on CPU 3 only is not
+ * seen once the report keeps CPU 2 alone.
+ */
+static void test_doctor_settled(void)
+{
+	struct ts_cpuset only2 = { 0 };
+	const struct ts_doctor_rec *rec;
+	char how[160];
+	const char *unit;
+
+	stream_start(0, 1, 0);
+	CU_ASSERT_EQUAL_FATAL(ts_doctor_mark(&an, "findings=2 f0.id=kthread-on-isolated "
+					     "f0.cpus=2-3 f0.pid=200 f0.name=task200"), 0);
+	ts_analysis_set_initial(&an, 2, TS_TICK_UNKNOWN, TS_IDLE_BUSY);
+	ts_analysis_set_initial(&an, 3, TS_TICK_UNKNOWN, TS_IDLE_BUSY);
+	switch_to(3, 100 * MS, 200, NULL);
+	switch_to(3, 200 * MS, 100, NULL);
+	switch_to(2, 250 * MS, 100, NULL);
+	stop_ok(2, 300 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	rec = ts_doctor_stored(&an);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
+	CU_ASSERT(rec->settled);
+	CU_ASSERT_EQUAL(ts_doctor_seen_at(&an, 0), 100 * MS);
+	ts_cpuset_add(&only2, 2);
+	ts_analysis_select_cpus(&an, &only2);
+	CU_ASSERT(rec->settled);
+	CU_ASSERT_EQUAL(ts_doctor_seen_at(&an, 0), 0);
+	CU_ASSERT_EQUAL(ts_doctor_seen(&an, &rec->a.f[0], &unit, how, sizeof(how)), 0);
+	/* the second finding's mark after the finish: worked out when asked */
+	CU_ASSERT_EQUAL(ts_doctor_seen_at(&an, 1), -1);
+	CU_ASSERT_EQUAL_FATAL(ts_doctor_mark(&an, "f1.id=kthread-on-isolated f1.cpus=2 "
+					     "f1.pid=100 f1.name=task100"), 0);
+	CU_ASSERT(!rec->settled);
+	CU_ASSERT_EQUAL(rec->a.nr, 2);
+	CU_ASSERT(ts_doctor_seen_at(&an, 1) > 0);
+	CU_ASSERT_EQUAL(ts_doctor_seen_at(&an, 0), 0);
+	ts_analysis_free(&an);
+}
+
 static void test_fixture_patched(void)
 {
 	struct ts_analysis a;
@@ -3692,6 +3735,7 @@ int main(int argc, char **argv)
 		{ "doctor: the marks are bounded", test_doctor_marks_bounded },
 		{ "doctor: marks that do not parse", test_doctor_marks_bad },
 		{ "doctor: joined with co-runners", test_doctor_join_tasks },
+		{ "doctor: the join settled, and again", test_doctor_settled },
 		{ "fixture: patched recording", test_fixture_patched },
 		{ "fixture: stock recording", test_fixture_stock },
 		{ "fixture: a co-runner named by the command lines", test_fixture_named_by_cmdlines },
