@@ -3217,14 +3217,16 @@ static void test_doctor_join_tasks(void)
  */
 static void test_doctor_settled(void)
 {
+	static const char first[] =
+		"findings=2 f0.id=kthread-on-isolated f0.cpus=2-3 f0.pid=200 f0.name=task200";
+	static const char second[] = "f1.id=kthread-on-isolated f1.cpus=2 f1.pid=100 f1.name=task100";
 	struct ts_cpuset only2 = { 0 };
 	const struct ts_doctor_rec *rec;
 	char how[160];
 	const char *unit;
 
 	stream_start(0, 1, 0);
-	CU_ASSERT_EQUAL_FATAL(ts_doctor_mark(&an, "findings=2 f0.id=kthread-on-isolated "
-					     "f0.cpus=2-3 f0.pid=200 f0.name=task200"), 0);
+	CU_ASSERT_EQUAL_FATAL(ts_doctor_mark(&an, first), 0);
 	ts_analysis_set_initial(&an, 2, TS_TICK_UNKNOWN, TS_IDLE_BUSY);
 	ts_analysis_set_initial(&an, 3, TS_TICK_UNKNOWN, TS_IDLE_BUSY);
 	switch_to(3, 100 * MS, 200, NULL);
@@ -3243,8 +3245,7 @@ static void test_doctor_settled(void)
 	CU_ASSERT_EQUAL(ts_doctor_seen(&an, &rec->a.f[0], &unit, how, sizeof(how)), 0);
 	/* the second finding's mark after the finish: worked out when asked */
 	CU_ASSERT_EQUAL(ts_doctor_seen_at(&an, 1), -1);
-	CU_ASSERT_EQUAL_FATAL(ts_doctor_mark(&an, "f1.id=kthread-on-isolated f1.cpus=2 "
-					     "f1.pid=100 f1.name=task100"), 0);
+	CU_ASSERT_EQUAL_FATAL(ts_doctor_mark(&an, second), 0);
 	CU_ASSERT(!rec->settled);
 	CU_ASSERT_EQUAL(rec->a.nr, 2);
 	CU_ASSERT(ts_doctor_seen_at(&an, 1) > 0);
