@@ -2576,7 +2576,7 @@ static void test_missed_without_records(void)
 	CU_ASSERT_EQUAL(an.cpus[1]->lost_unknown, 1);
 	CU_ASSERT_EQUAL(an.cpus[1]->missed_gaps, 1);
 	CU_ASSERT_EQUAL(an.bad_pages, 0);
-	page_start(&p, 4000);				/* an empty page without the flag: nothing */
+	page_start(&p, 4000);				/* empty, no flag: nothing lost */
 	page_end(&p);
 	CU_ASSERT_EQUAL(ts_stream_page(&st, 1, p.b, sizeof(p.b)), 0);
 	CU_ASSERT_EQUAL(an.cpus[1]->lost_unknown, 1);
@@ -3219,7 +3219,8 @@ static void test_doctor_settled(void)
 {
 	static const char first[] =
 		"findings=2 f0.id=kthread-on-isolated f0.cpus=2-3 f0.pid=200 f0.name=task200";
-	static const char second[] = "f1.id=kthread-on-isolated f1.cpus=2 f1.pid=100 f1.name=task100";
+	static const char second[] =
+		"f1.id=kthread-on-isolated f1.cpus=2 f1.pid=100 f1.name=task100";
 	struct ts_cpuset only2 = { 0 };
 	const struct ts_doctor_rec *rec;
 	char how[160];
