@@ -626,11 +626,14 @@ int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 		goto bad;
 	/*
 	 * Events lost before a page that holds no record (only padding, or
-	 * nothing) are lost all the same: at the page's own time.
+	 * nothing) are lost all the same: after the CPU's last event, whose
+	 * time the checks have passed (the header's time of such a page goes
+	 * through none: that only for a CPU's first page).
 	 */
 	if (s->rp.missed)
-		lost_event(s, cpu, s->rp.nr_recs ? s->rp.recs[0].ts : page_time(page),
-			   s->rp.missed_count);
+		lost_event(s, cpu, s->rp.nr_recs ? s->rp.recs[0].ts :
+				   s->cpu_pages[cpu].last_ts ? s->cpu_pages[cpu].last_ts :
+				   page_time(page), s->rp.missed_count);
 	if (!r || !s->rp.nr_recs)
 		return 0;
 	if (walk_page(s, &w))

@@ -2540,7 +2540,8 @@ static void page_end_missed(struct page_build *p, int stored, uint64_t count)
 /*
  * Events lost before a page that holds no record are lost all the same:
  * a page of padding only (a discarded event the kernel could not take
- * back), and an empty one.  Their loss counts at the page's time, sized
+ * back), and an empty one.  Their loss counts after the CPU's last event
+ * (the header's time of a page without events passes no check), sized
  * where the kernel stored the count.
  */
 static void test_missed_without_records(void)
@@ -2569,9 +2570,10 @@ static void test_missed_without_records(void)
 	CU_ASSERT_EQUAL(an.cpus[1]->lost_events, 40);
 	CU_ASSERT_EQUAL(an.cpus[1]->lost_unknown, 0);
 	CU_ASSERT_EQUAL(an.cpus[1]->missed_events, 40);
-	page_start(&p, 3500);				/* empty, its count not stored */
-	page_end_missed(&p, 0, 0);
+	page_start(&p, 1000000000);			/* empty, its count not stored, */
+	page_end_missed(&p, 0, 0);			/* a time no check could pass */
 	CU_ASSERT_EQUAL(ts_stream_page(&st, 1, p.b, sizeof(p.b)), 0);
+	CU_ASSERT_EQUAL(an.cpus[1]->last_ts, 2000);	/* the loss after the last event */
 	CU_ASSERT_EQUAL(an.cpus[1]->lost_events, 40);
 	CU_ASSERT_EQUAL(an.cpus[1]->lost_unknown, 1);
 	CU_ASSERT_EQUAL(an.cpus[1]->missed_gaps, 1);
