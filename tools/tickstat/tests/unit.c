@@ -2455,6 +2455,17 @@ static void page_end(struct page_build *p)
 	memcpy(p->b + 8, &commit, 8);
 }
 
+/* A stream of tick_stop pages into a fresh analysis whose window starts at 1000 ns */
+static void page_stream(struct ts_stream *st)
+{
+	ts_analysis_init(&an);
+	CU_ASSERT_EQUAL_FATAL(ts_stream_init(st, &an, 4096, 8), 0);
+	CU_ASSERT_EQUAL(ts_stream_header_page(st, header_page_fmt, strlen(header_page_fmt)), 0);
+	CU_ASSERT_EQUAL(ts_stream_format(st, "timer", tick_stop_fmt, strlen(tick_stop_fmt)), 0);
+	CU_ASSERT_EQUAL_FATAL(ts_stream_ready(st), 0);
+	ts_analysis_set_start(&an, 1000);
+}
+
 /*
  * The ring buffer writes a CPU's events in time order: a page older than
  * the CPU's previous one (pages out of order), or with an event older than
@@ -2466,12 +2477,7 @@ static void test_time_backwards(void)
 	struct ts_stream st;
 	struct page_build p;
 
-	ts_analysis_init(&an);
-	CU_ASSERT_EQUAL_FATAL(ts_stream_init(&st, &an, 4096, 8), 0);
-	CU_ASSERT_EQUAL(ts_stream_header_page(&st, header_page_fmt, strlen(header_page_fmt)), 0);
-	CU_ASSERT_EQUAL(ts_stream_format(&st, "timer", tick_stop_fmt, strlen(tick_stop_fmt)), 0);
-	CU_ASSERT_EQUAL_FATAL(ts_stream_ready(&st), 0);
-	ts_analysis_set_start(&an, 1000);
+	page_stream(&st);
 
 	page_start(&p, 1000);				/* page 0: 1000, 1010 */
 	page_event(&p, 0);
@@ -2549,12 +2555,7 @@ static void test_missed_without_records(void)
 	struct ts_stream st;
 	struct page_build p;
 
-	ts_analysis_init(&an);
-	CU_ASSERT_EQUAL_FATAL(ts_stream_init(&st, &an, 4096, 8), 0);
-	CU_ASSERT_EQUAL(ts_stream_header_page(&st, header_page_fmt, strlen(header_page_fmt)), 0);
-	CU_ASSERT_EQUAL(ts_stream_format(&st, "timer", tick_stop_fmt, strlen(tick_stop_fmt)), 0);
-	CU_ASSERT_EQUAL_FATAL(ts_stream_ready(&st), 0);
-	ts_analysis_set_start(&an, 1000);
+	page_stream(&st);
 
 	page_start(&p, 2000);				/* one event, nothing lost */
 	page_event(&p, 0);
