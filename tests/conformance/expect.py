@@ -229,8 +229,12 @@ DIAGNOSIS: dict[str, dict[int, tuple[str, ...]]] = {
     "idle-loop": {2: ("NOT_NOHZ_FULL",)},
     "boot-cpu": {1: TICKLESS, 2: TICKLESS, 3: TICKLESS},
     # 2000 wakeups a second: the idle loop keeps the tick over some of the
-    # short idle periods (IDLE_LOOP 2.2% of the window on the patched kernel once)
-    "busy-start": {n: TICKLESS + ("IDLE_LOOP",) for n in (1, 2, 3)},
+    # short idle periods (IDLE_LOOP 2.2% of the window on the patched kernel
+    # once), and the task's short busy stretches between them, where no
+    # decision is made, are UNREPORTED: 0.9% of the window on the patched
+    # kernel once (cold43, 2026-12-07: after kcompactd0's wakeup restarted
+    # CPU 1's tick, 50 to 70 us each, IDLE_LOOP 0.7% beside)
+    "busy-start": {n: TICKLESS + ("IDLE_LOOP", "UNREPORTED") for n in (1, 2, 3)},
     "nohz-idle": {n: ("NOT_NOHZ_FULL",) for n in (1, 2, 3)},
     "nohz-off": {n: ("NOT_NOHZ_FULL",) for n in (1, 2, 3)},
 }
@@ -252,10 +256,6 @@ def check_diagnosis(s: Scenario) -> None:
         want = {2: want[2] + ("SCHED",)}
     if s.name == "timekeeping" and not (s.patched or "tick_retain" in s.probe_events):
         want = {}       # CPU 0's tick state is unknown there
-    if s.name == "busy-start" and not (s.patched or "tick_retain" in s.probe_events):
-        # the idle loop's refusals are not traced: UNREPORTED (1.4% of the
-        # window on debian-6.1 once)
-        want = {n: causes + ("UNREPORTED",) for n, causes in want.items()}
     # 6.12's fair server holds a lone task's tick about once a second: the
     # IPIs' spinner kept CPU 1's tick 1.2% of the window once (SCHED, over
     # the 1% a tickless CPU may tick), 0.1% another time; lone-task's
