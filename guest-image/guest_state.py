@@ -102,18 +102,16 @@ def text_base(info_mem: str) -> int | None:
 
 
 class SystemMap:
-    """A kernel's System.map: its text symbols, in order."""
+    """A kernel's System.map: its text symbols, in order of address (of
+    name at one address); tests/bench/scale names its kernel profile with
+    it too."""
 
     def __init__(self, path: Path):
-        self.addrs, self.names = [], []
-        for line in path.read_text(errors="replace").splitlines():
-            m = MAP_LINE.match(line)
-            if m:
-                self.addrs.append(int(m.group(1), 16))
-                self.names.append(m.group(2))
-        order = sorted(range(len(self.addrs)), key=self.addrs.__getitem__)
-        self.addrs = [self.addrs[i] for i in order]
-        self.names = [self.names[i] for i in order]
+        syms = sorted((int(m.group(1), 16), m.group(2))
+                      for m in map(MAP_LINE.match, path.read_text(errors="replace").splitlines())
+                      if m)
+        self.addrs = [a for a, _ in syms]
+        self.names = [n for _, n in syms]
         where = dict(zip(self.names, self.addrs))
         self.text, self.etext = where.get("_text"), where.get("_etext")
 
