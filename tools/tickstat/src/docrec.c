@@ -622,17 +622,24 @@ int64_t ts_doctor_seen(const struct ts_analysis *an, const struct ts_finding *f,
  * with the CPUs reported (-C, ts_analysis_select_cpus()), so they are worked
  * out then, and again when those change (ts_doctor_settle_again()).
  */
+/* ts_doctor_seen()'s count of stored finding i, its words left out; -1 an unknown kind */
+static int64_t count_seen(const struct ts_analysis *an, int i)
+{
+	const struct ts_finding *f = &an->doctor->a.f[i];
+	char how[160];
+	const char *unit;
+
+	return f->kind ? ts_doctor_seen(an, f, &unit, how, sizeof(how)) : -1;
+}
+
 void ts_doctor_settle(struct ts_analysis *an)
 {
 	struct ts_doctor_rec *r = an->doctor;
-	char how[160];
-	const char *unit;
 
 	if (!r)
 		return;
 	for (int i = 0; i < r->a.nr && i < TS_DOCTOR_MAX_STORED; i++)
-		r->seen[i] = r->a.f[i].kind ?
-			     ts_doctor_seen(an, &r->a.f[i], &unit, how, sizeof(how)) : -1;
+		r->seen[i] = count_seen(an, i);
 	r->settled = 1;
 }
 
@@ -645,14 +652,12 @@ void ts_doctor_settle_again(struct ts_analysis *an)
 int64_t ts_doctor_seen_at(const struct ts_analysis *an, int i)
 {
 	const struct ts_doctor_rec *r = an->doctor;
-	char how[160];
-	const char *unit;
 
-	if (!r || i < 0 || i >= r->a.nr || !r->a.f[i].kind)
+	if (!r || i < 0 || i >= r->a.nr)
 		return -1;
 	if (r->settled && i < TS_DOCTOR_MAX_STORED)
 		return r->seen[i];
-	return ts_doctor_seen(an, &r->a.f[i], &unit, how, sizeof(how));
+	return count_seen(an, i);
 }
 
 /*

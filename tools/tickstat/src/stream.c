@@ -462,11 +462,20 @@ static int load_page(struct ts_stream *s, void **page, uint32_t len)
 	return commit ? 1 : 0;
 }
 
-/* The time in a page's header: that of its first event, or of an empty page's making */
-static uint64_t page_time(const void *page)
+/*
+ * When the events lost before a loaded page were lost: before its first
+ * record; for a page that holds none (only padding, or nothing), after the
+ * CPU's last event, whose time the checks have passed (the header's time
+ * of such a page goes through none: that only for a CPU's first page).
+ */
+static uint64_t loss_time(const struct ts_stream *s, int cpu, const void *page)
 {
 	uint64_t ts;
 
+	if (s->rp.nr_recs)
+		return s->rp.recs[0].ts;
+	if (s->cpu_pages[cpu].last_ts)
+		return s->cpu_pages[cpu].last_ts;
 	memcpy(&ts, page, sizeof(ts));
 	return ts;
 }
@@ -624,16 +633,9 @@ int ts_stream_page(struct ts_stream *s, int cpu, void *page, uint32_t len)
 	s->where.set = 0;
 	if (r < 0)
 		goto bad;
-	/*
-	 * Events lost before a page that holds no record (only padding, or
-	 * nothing) are lost all the same: after the CPU's last event, whose
-	 * time the checks have passed (the header's time of such a page goes
-	 * through none: that only for a CPU's first page).
-	 */
+	/* a page that holds no record counts its loss all the same */
 	if (s->rp.missed)
-		lost_event(s, cpu, s->rp.nr_recs ? s->rp.recs[0].ts :
-				   s->cpu_pages[cpu].last_ts ? s->cpu_pages[cpu].last_ts :
-				   page_time(page), s->rp.missed_count);
+		lost_event(s, cpu, loss_time(s, cpu, page), s->rp.missed_count);
 	if (!r || !s->rp.nr_recs)
 		return 0;
 	if (walk_page(s, &w))
