@@ -276,8 +276,13 @@ def check_agreement(rec: dict, dat: dict) -> None:
         for key in ("running_ns", "stopped_ns"):
             in_range(f"CPU{n} {key} trace.dat vs recording", a[key] - tol, a[key] + tol, b[key])
         if a["unknown_ns"] == 0 and b["unknown_ns"] == 0:
-            in_range(f"CPU{n} busy share trace.dat vs recording", a["busy_tickless_share"] - 0.01,
-                     a["busy_tickless_share"] + 0.01, b["busy_tickless_share"])
+            # null: no busy time; then both must say so
+            sa, sb = a["busy_tickless_share"], b["busy_tickless_share"]
+            if sa is None or sb is None:
+                expect(f"CPU{n} busy share trace.dat vs recording (null in both or neither)",
+                       sa is None and sb is None, (sa, sb))
+            else:
+                in_range(f"CPU{n} busy share trace.dat vs recording", sa - 0.01, sa + 0.01, sb)
         for r in (b if probes else a)["reasons"]:
             if r["time_ns"] < 1e6:
                 continue
