@@ -432,7 +432,8 @@ void ts_analysis_count_quotas_dropped(struct ts_analysis *an, uint64_t n)
 int ts_analysis_bad_page(struct ts_analysis *an, int cpu)
 {
 	struct ts_cpu *c = cpu_state(an, cpu);
-	struct ts_event ev = { .kind = TS_EV_LOST, .cpu = cpu, .ts = c ? c->last_ts : 0 };
+	struct ts_event ev = { .kind = TS_EV_LOST, .cpu = cpu, .ts = c ? c->last_ts : 0,
+			       .lost.open_end = 1 };
 
 	an->bad_pages++;
 	return ts_analysis_event(an, &ev);
@@ -1390,19 +1391,25 @@ found:
 		k->clears++;
 }
 
-/* The stretch before a lost-events gap is unknown: anything may have happened. */
+/*
+ * The stretch before a lost-events gap is unknown: anything may have
+ * happened.  The loss is counted when the gap reaches into the time range
+ * (the caller sets an->counting so); a gap that ended before the range only
+ * leaves the state unknown.
+ */
 static void on_lost(struct ts_analysis *an, struct ts_cpu *c,
 		    const struct ts_event *ev)
 {
-	if (ev->lost.count)
-		c->lost_events += ev->lost.count;
-	else
-		c->lost_unknown++;
-	if (ev->lost.missed && ev->lost.count)
-		c->missed_events += ev->lost.count;
-	else if (ev->lost.missed)
-		c->missed_gaps++;
-	an->counting = 1;	/* a loss always counts: it taints the report */
+	if (an->counting) {
+		if (ev->lost.count)
+			c->lost_events += ev->lost.count;
+		else
+			c->lost_unknown++;
+		if (ev->lost.missed && ev->lost.count)
+			c->missed_events += ev->lost.count;
+		else if (ev->lost.missed)
+			c->missed_gaps++;
+	}
 	c->check_pos = -1;
 	c->nr_cause_open = 0;	/* their exits may be lost: their time stays unknown */
 	end_stopped(an, c, c->last_ts, 0);
@@ -2001,7 +2008,7 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 	struct ts_cpu *c;
 	int after_failure, pid;
 
-	an->counting = in_range(an, ev->ts);
+	an->counting = in_range(an, ev->ts) || (ev->kind == TS_EV_LOST && ev->lost.open_end);
 	if (ev->kind == TS_EV_DEP_CHECK) {
 		c = cpu_state(an, ev->cpu);
 		if (!c)
@@ -2025,8 +2032,20 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 	c = cpu_state(an, ev->cpu);
 	if (!c)
 		return -1;
-	/* past the range: the CPU's part of the report is complete */
+	/*
+	 * Past the range: the CPU's part of the report is complete.  A loss
+	 * is stamped with the first event after its gap, and the gap began
+	 * after the CPU's last event, inside the range: from there to the
+	 * range's end the CPU is unknown, and the events lost may be in it.
+	 */
 	if (an->range_end && ev->ts >= an->range_end) {
+		if (ev->kind == TS_EV_LOST && !c->cut) {
+			struct ts_event in = *ev;
+
+			in.ts = an->range_end - 1;
+			if (ts_analysis_apply(an, &in))
+				return -1;
+		}
 		if (c->open_failed && !c->cut)
 			settle_tick(an, c, ev->kind == TS_EV_TICK_RESTART ? TS_TICK_STOPPED :
 				    TS_TICK_RUNNING);
@@ -2112,7 +2131,7 @@ int ts_analysis_lost_after(struct ts_analysis *an, int cpu, uint64_t ts, uint64_
 		return -1;
 	if ((an->range_end && ts >= an->range_end) || c->cut)
 		return 0;
-	an->counting = in_range(an, ts);
+	an->counting = 1;	/* the gap runs to the end: into the range */
 	settle_fallback(an, c, ts);
 	account(an, c, ts);
 	on_lost(an, c, &ev);

@@ -162,6 +162,8 @@ struct ts_event {
 			uint64_t count;		/* 0: an unknown number */
 			/* the ring buffer said it overwrote them (a page's missed-events flag) */
 			int missed;
+			/* the gap's end is unknown (a bad page): it may reach into the range */
+			int open_end;
 		} lost;
 		struct {
 			unsigned int mask;	/* the mask's value */

@@ -1148,6 +1148,77 @@ static void test_lost_events(void)
 }
 
 /*
+ * A time range that ends inside a gap: the loss is stamped after the
+ * range, with the first event after the gap, but the gap began inside it.
+ * From the CPU's last event to the range's end the state is unknown, and
+ * the events lost count; not so for a CPU whose last event came after.
+ */
+static void test_lost_range_edges(void)
+{
+	struct ts_metrics m;
+	struct ts_cpu *c;
+
+	stream_start(0, 1, 0);
+	an.range_end = 400 * MS;
+	switch_to(3, 0, 100, NULL);
+	stop_ok(3, 100 * MS);
+	switch_to(2, 0, 200, NULL);
+	stop_ok(2, 50 * MS);
+	switch_to(2, 500 * MS, 201, NULL);
+	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 3, .ts = 600 * MS,
+				 .lost = { .count = 42 } });
+	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 2, .ts = 600 * MS,
+				 .lost = { .count = 7 } });
+	stop_ok(3, 700 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[3];
+	ts_metrics_of(&an, c, &m);
+	CU_ASSERT_EQUAL(c->lost_events, 42);
+	CU_ASSERT_EQUAL(m.window_ns, 400 * MS);
+	CU_ASSERT_EQUAL(m.running_ns, 100 * MS);
+	CU_ASSERT_EQUAL(m.stopped_ns, 0);
+	CU_ASSERT_EQUAL(m.unknown_ns, 300 * MS);	/* since its last event, at 100 ms */
+	CU_ASSERT_EQUAL(c->stopped.count, 0);
+	c = an.cpus[2];
+	ts_metrics_of(&an, c, &m);
+	CU_ASSERT_EQUAL(c->lost_events, 0);		/* its gap began after the range */
+	CU_ASSERT_EQUAL(m.stopped_ns, 350 * MS);
+	CU_ASSERT_EQUAL(m.unknown_ns, 0);
+	ts_analysis_free(&an);
+
+	/*
+	 * A gap that ended before the range's start leaves the state unknown
+	 * until an event tells, and is not counted (CPU 1); a bad page's gap
+	 * has no known end, so it is (CPU 2).
+	 */
+	stream_start(0, 1, 0);
+	an.range_start = 200 * MS;
+	an.range_end = 400 * MS;
+	switch_to(1, 0, 100, NULL);
+	stop_ok(1, 100 * MS);
+	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 1, .ts = 150 * MS,
+				 .lost = { .count = 5, .missed = 1 } });
+	stop_ok(1, 250 * MS);
+	switch_to(2, 0, 200, NULL);
+	stop_ok(2, 100 * MS);
+	ts_analysis_bad_page(&an, 2);
+	stop_ok(2, 300 * MS);
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[1];
+	ts_metrics_of(&an, c, &m);
+	CU_ASSERT_EQUAL(c->lost_events + c->lost_unknown + c->missed_events, 0);
+	CU_ASSERT_EQUAL(c->stopped_open, 1);		/* the one from 250 ms, cut by the end */
+	CU_ASSERT_EQUAL(m.unknown_ns, 50 * MS);
+	CU_ASSERT_EQUAL(m.stopped_ns, 150 * MS);
+	c = an.cpus[2];
+	ts_metrics_of(&an, c, &m);
+	CU_ASSERT_EQUAL(c->lost_unknown, 1);
+	CU_ASSERT_EQUAL(m.unknown_ns, 100 * MS);
+	CU_ASSERT_EQUAL(m.stopped_ns, 100 * MS);
+	ts_analysis_free(&an);
+}
+
+/*
  * CPU 3's losses: a page's count of overwritten events (40), two full
  * pages' gaps without one, a page that failed its checks and a record too
  * short (neither is the ring buffer's overwriting); the kernel's overrun
@@ -3682,6 +3753,7 @@ int main(int argc, char **argv)
 		{ "state: stock, restart inferred from a refusal", test_stock_inferred_restart },
 		{ "state: stock, idle exit on a housekeeping CPU", test_stock_idle_exit },
 		{ "state: lost events make a gap unknown", test_lost_events },
+		{ "state: gaps at a time range's edges", test_lost_range_edges },
 		{ "state: the overrun counter sizes unsized gaps", test_lost_gaps_sized },
 		{ "state: start snapshot", test_snapshot },
 		{ "state: start snapshot, stock switch", test_snapshot_stock_switch },
