@@ -302,6 +302,13 @@ static int forbid_one(const struct ts_analysis *an, const struct ts_cpu *c,
 	it = add(v, c->cpu, "forbid", option, st);
 	if (!it)
 		return -1;
+	/*
+	 * The reason may have held the tick here unseen; not so on a CPU
+	 * the kernel never checks dependencies on, nor where nothing is
+	 * known (--max-unknown judges that).
+	 */
+	it->may_have = st == TS_NOT_APPLICABLE && (e.unsure || e.unknown_scope_ns || e.hiding ||
+						    (e.blind && !dep_blind(c)));
 	if (st != TS_NOT_APPLICABLE)
 		DETAIL(it, "%s: held the tick %.6f s in %llu decisions", f->text, e.held_ns / 1e9,
 		       (unsigned long long)e.decisions);
@@ -400,9 +407,10 @@ static int check_cpu(const struct ts_analysis *an, const struct ts_cpu *c,
 }
 
 /*
- * A threshold that was not applicable on any CPU gives no verdict: name it
- * in v->error, with what a CPU said.  Thresholds are told apart by the
- * option that asked for them (each --forbid item is one).
+ * A threshold that was not applicable on any CPU gives no verdict, nor one
+ * that was not applicable on a CPU where what it forbids may have happened
+ * unseen: name it in v->error, with what a CPU said.  Thresholds are told
+ * apart by the option that asked for them (each --forbid item is one).
  */
 static void find_unevaluated(struct ts_verdict *v)
 {
@@ -420,6 +428,12 @@ static void find_unevaluated(struct ts_verdict *v)
 				na = na ? na : &v->items[i];
 			else
 				evaluated++;
+		}
+		if (evaluated && v->items[k].may_have) {
+			na = &v->items[k];
+			snprintf(v->error, sizeof(v->error),
+				 "%s could not be evaluated on CPU %d, where it may have held the tick: %s",
+				 na->option, na->cpu, na->detail);
 		}
 		if (evaluated)
 			continue;

@@ -32,6 +32,8 @@ struct ts_verdict_item {
 	char name[32];
 	char option[80];	/* the option that asked for it: "--forbid SCHED@CPU" */
 	enum ts_status status;
+	/* N/A where what was asked may have happened (not only nothing to see): no verdict */
+	int may_have;
 	char detail[192];
 };
 

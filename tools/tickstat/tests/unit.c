@@ -2235,8 +2235,15 @@ static void test_check_forbid_stock(void)
 	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid POSIX_TIMER"), TS_PASS);
 	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid UNREPORTED"), TS_PASS);
 	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid TIMER_DUE"), TS_NOT_APPLICABLE);
+	/* SCHED@CPU may have held CPU 1's tick unseen: no verdict, though CPU 2 passed */
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--forbid SCHED@CPU could not be evaluated on CPU 1,"));
+	ts_verdict_free(&v);
+	forbid_run("POSIX_TIMER", &v);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--forbid POSIX_TIMER could not be evaluated on CPU 1,"));
+	ts_verdict_free(&v);
 	/* TIMER_DUE is N/A everywhere: no verdict */
-	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--forbid TIMER_DUE could not be evaluated"));
+	forbid_run("TIMER_DUE", &v);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--forbid TIMER_DUE could not be evaluated on any"));
 	ts_verdict_free(&v);
 	/* a CPU outside nohz_full: its dependencies are never checked */
 	an.cpus[2]->nohz_full = 0;
@@ -2245,6 +2252,12 @@ static void test_check_forbid_stock(void)
 	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid NOT_NOHZ_FULL"), TS_PASS);
 	/* and whether CPU 1 is nohz_full is not known */
 	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid NOT_NOHZ_FULL"), TS_NOT_APPLICABLE);
+	ts_verdict_free(&v);
+	/* N/A only where the kernel never checks it: CPU 1's verdict stands */
+	forbid_run("SCHED", &v);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid SCHED"), TS_FAIL);
+	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid SCHED"), TS_NOT_APPLICABLE);
+	CU_ASSERT_STRING_EQUAL(v.error, "");
 	ts_verdict_free(&v);
 	ts_analysis_free(&an);
 }
