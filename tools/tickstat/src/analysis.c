@@ -404,6 +404,24 @@ void ts_analysis_count_overrun(struct ts_analysis *an, int cpu, uint64_t n)
 }
 
 /*
+ * ts_analysis_lost_unplaced - events a CPU's ring buffer dropped without
+ * marking any page, as its statistics count them: "commit overrun" (a
+ * writer that overran the page still being committed) and "dropped
+ * events" (a full buffer that does not overwrite).  No gap says where, so
+ * the CPU's state stays as its events tell; they count as lost (check
+ * fails on them), in a time range too, as they may be in it.
+ */
+void ts_analysis_lost_unplaced(struct ts_analysis *an, int cpu, uint64_t n)
+{
+	struct ts_cpu *c = cpu_state(an, cpu);
+
+	if (!c || !n)
+		return;
+	an->unplaced += n;
+	c->lost_events += n;
+}
+
+/*
  * ts_analysis_keep_gaps_unsized - a watcher's: the gaps the ring buffer
  * left unsized stay so at the end (size_missed_gaps()), for its counters
  * never go down

@@ -413,6 +413,7 @@ struct ts_analysis {
 	char nohz_full[TS_CPUSET_TEXT_MAX];
 	char boot_id[40];		/* the recording kernel's boot, "" unknown */
 	uint64_t overrun;		/* ring-buffer overruns the kernel counted */
+	uint64_t unplaced;		/* events it dropped without marking a page */
 	/* the same per CPU, where the recording's end says (overrun_known) */
 	uint64_t cpu_overrun[TS_MAX_CPUS];
 	unsigned char overrun_known[TS_MAX_CPUS];
@@ -492,6 +493,7 @@ void ts_analysis_set_nohz_full_list(struct ts_analysis *an, const char *list);
 void ts_analysis_add_nohz_full_list(struct ts_analysis *an, const char *piece);
 int ts_analysis_set_boot_id(struct ts_analysis *an, const char *id);
 void ts_analysis_count_overrun(struct ts_analysis *an, int cpu, uint64_t n);
+void ts_analysis_lost_unplaced(struct ts_analysis *an, int cpu, uint64_t n);
 void ts_analysis_keep_gaps_unsized(struct ts_analysis *an);
 void ts_analysis_count_quotas_dropped(struct ts_analysis *an, uint64_t n);
 int ts_analysis_bad_page(struct ts_analysis *an, int cpu);

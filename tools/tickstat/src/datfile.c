@@ -844,3 +844,24 @@ void ts_dat_close(struct ts_datfile *df)
 	memset(df, 0, sizeof(*df));
 	df->fd = -1;
 }
+
+/*
+ * ts_stats_unplaced - of a CPU's ring-buffer statistics (per_cpu/cpuN/stats,
+ * or a CPUSTAT option's block from its "CPU: n" line to the next), the
+ * events the buffer dropped without marking any page: "commit overrun"
+ * and "dropped events"
+ */
+uint64_t ts_stats_unplaced(const char *stats)
+{
+	unsigned long long v;
+	uint64_t n = 0;
+
+	for (const char *line = stats; line && *line; line = strchr(line, '\n'), line += !!line) {
+		if (line != stats && !strncmp(line, "CPU:", 4))
+			break;
+		if (sscanf(line, "commit overrun: %llu", &v) == 1 ||
+		    sscanf(line, "dropped events: %llu", &v) == 1)
+			n += v;
+	}
+	return n;
+}

@@ -87,5 +87,6 @@ int ts_zin_at_end(struct ts_zin *z);
 void ts_zin_close(struct ts_zin *z);
 
 int ts_dat_is_tracedat(const char *path);
+uint64_t ts_stats_unplaced(const char *stats);
 
 #endif

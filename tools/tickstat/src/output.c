@@ -359,6 +359,10 @@ void ts_output_table(FILE *f, const struct ts_analysis *an, const struct ts_outp
 	ts_doctor_table(f, an);
 	if (an->overrun)
 		fprintf(f, "#\n# WARNING: the ring buffer overwrote %" PRIu64 " events\n", an->overrun);
+	if (an->unplaced)
+		fprintf(f, "#\n# WARNING: the ring buffer dropped %" PRIu64
+			" events without marking where (commit overruns, or a full buffer that does not overwrite): counted as lost\n",
+			an->unplaced);
 	if (an->bad_records || an->bad_pages)
 		fprintf(f, "#\n# WARNING: %" PRIu64 " records and %" PRIu64
 			" ring-buffer pages could not be decoded (counted as lost)\n",

@@ -33,6 +33,7 @@
 #include <zlib.h>
 
 #include "cgroup.h"
+#include "datfile.h"
 #include "datwrite.h"
 #include "docrec.h"
 #include "filter.h"
@@ -1920,6 +1921,9 @@ static int end_marks(struct ts_session *ss, uint64_t end)
 			return -1;
 		}
 		text_add(&t, " overrun.%d=%llu", c, n);
+		n = ts_stats_unplaced(stats);
+		if (n)
+			text_add(&t, " unplaced.%d=%llu", c, n);
 		free(stats);
 	}
 	pin_here(ss, 1);

@@ -303,6 +303,10 @@ static int mark_token(struct ts_stream *s, char *tok)
 		if (ts_parse_u64(v, &n))
 			return -1;
 		ts_analysis_count_overrun(an, cpu, n);
+	} else if (sscanf(tok, "unplaced.%d", &cpu) == 1) {
+		if (ts_parse_u64(v, &n))
+			return -1;
+		ts_analysis_lost_unplaced(an, cpu, n);
 	}
 	return 0;
 }

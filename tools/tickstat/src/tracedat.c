@@ -328,6 +328,18 @@ static int check_marks(struct reading *r)
 	return 0;
 }
 
+/* A CPU's losses its statistics count and no page marks (ts_stats_unplaced()). */
+static void account_unplaced(struct reading *r, int cpu, const char *block)
+{
+	uint64_t n = cpu >= 0 && cpu < TS_MAX_CPUS ? ts_stats_unplaced(block) : 0;
+
+	if (!n)
+		return;
+	fprintf(stderr, "tickstat: %s: CPU %d: %" PRIu64
+		" events lost where no page marks them: counted\n", r->path, cpu, n);
+	ts_analysis_lost_unplaced(r->an, cpu, n);
+}
+
 /*
  * Events trace-cmd did not write.  The statistics it saved at stop are text,
  * a block per CPU from "CPU: n", with the events the reader had taken
@@ -346,7 +358,11 @@ static void account_unrecorded(struct reading *r)
 	if (!saved)
 		return;
 	for (const char *line = stats; line && *line; line = strchr(line, '\n'), line += !!line) {
-		if (sscanf(line, "CPU: %d", &cpu) == 1 || cpu < 0 || cpu >= TS_MAX_CPUS)
+		if (sscanf(line, "CPU: %d", &cpu) == 1) {
+			account_unplaced(r, cpu, line);
+			continue;
+		}
+		if (cpu < 0 || cpu >= TS_MAX_CPUS)
 			continue;
 		if (sscanf(line, "entries: %llu", &v) == 1 ||
 		    sscanf(line, "read events: %llu", &v) == 1)

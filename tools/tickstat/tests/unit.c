@@ -20,6 +20,7 @@
 #include "analysis.h"
 #include "cgroup.h"
 #include "check.h"
+#include "datfile.h"
 #include "decode.h"
 #include "docrec.h"
 #include "format.h"
@@ -3059,6 +3060,33 @@ static void test_mark_quotas_dropped(void)
 	ts_analysis_free(&an);
 }
 
+/*
+ * The end mark's losses no page marks (unplaced.CPU): lost on their CPU,
+ * with its state as its events say; and the stats text they come from.
+ */
+static void test_mark_unplaced(void)
+{
+	static const char stats[] = "entries: 0\noverrun: 7\ncommit overrun: 2\nbytes: 0\n"
+				    "dropped events: 3\nread events: 9\n"
+				    "CPU: 3\ncommit overrun: 5\n";
+	char mark[256];
+	struct ts_stream st;
+
+	CU_ASSERT_EQUAL(ts_stats_unplaced(stats), 5);		/* up to the next CPU's block */
+	CU_ASSERT_EQUAL(ts_stats_unplaced("CPU: 3\ncommit overrun: 5\n"), 5);
+	ts_analysis_init(&an);
+	CU_ASSERT_EQUAL_FATAL(ts_stream_init(&st, &an, 4096, 8), 0);
+	snprintf(mark, sizeof(mark), TS_MARK_PREFIX "end: end_ns=5 overrun.2=0 unplaced.2=5");
+	CU_ASSERT_EQUAL(ts_stream_mark(&st, 0, mark, strlen(mark)), 0);
+	CU_ASSERT_EQUAL(an.unplaced, 5);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(an.cpus[2]);
+	CU_ASSERT_EQUAL(an.cpus[2]->lost_events, 5);
+	snprintf(mark, sizeof(mark), TS_MARK_PREFIX "end: end_ns=5 unplaced.2=x");
+	CU_ASSERT_EQUAL(ts_stream_mark(&st, 0, mark, strlen(mark)), -1);
+	ts_stream_free(&st);
+	ts_analysis_free(&an);
+}
+
 /* ---- readers on fixtures captured in the guest ---- */
 
 static int read_any(const char *path, struct ts_analysis *a, char *err)
@@ -3801,6 +3829,7 @@ int main(int argc, char **argv)
 		{ "names: SCHED sub-reasons of the 6.1 and 6.12 series", test_sched_names },
 		{ "timeline: causes as rows, their exits, split when full", test_timeline_causes },
 		{ "marks: quotas the recorder dropped are counted", test_mark_quotas_dropped },
+		{ "marks: losses no page marks", test_mark_unplaced },
 		{ "pages: their sum by hand, in parts, as text, what it tells", test_page_sum },
 		{ "causes: bounded, known per recorder", test_causes_bounded },
 		{ "state: unknown values named by number", test_unknown_values },
