@@ -14,6 +14,8 @@
  * error, never silently ignored.  Output files are opened before any work
  * starts and appear only when the command succeeds (outfile.h).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -491,6 +493,11 @@ static int take_option(struct cmd_opts *o, int id, const char *name, const char 
 		o->pretty = 1;
 		break;
 	case OPT_NOHZ_FULL:
+		/* an empty list (an unset variable) would make every CPU housekeeping */
+		if (!*arg || *arg == '\n') {
+			err_msg("%s: '%s' is not a CPU list like 1-3,5\n", name, arg);
+			return -1;
+		}
 		o->nohz_full = arg;
 		break;
 	case OPT_TIME_RANGE:
@@ -629,7 +636,10 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * co
 		int id = opt >= 256 ? opt - 256 : id_of_short(opt);
 
 		if (opt == '?' || id < 0) {
-			if (optopt && id_of_short(optopt) >= 0)
+			if (optopt && ts_opt_given_value(argv[optind - 1]))
+				err_msg("%.*s takes no value\n",
+					(int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
+			else if (optopt && id_of_short(optopt) >= 0)
 				err_msg("%s needs a value\n", opt_name(id_of_short(optopt), 1));
 			else if (optopt >= 256)
 				err_msg("%s needs a value\n", opt_name(optopt - 256, 0));
@@ -1208,8 +1218,28 @@ static int dispatch(int argc, char **argv)
 	return TS_EXIT_ERROR;
 }
 
+/*
+ * Standard streams started closed get /dev/null, read-only: else the first
+ * file opened takes the descriptor (a spooled output of standard output
+ * was then copied onto itself, and the verdict "written" exited 0).  A
+ * write to them now fails as it did, read-only.
+ */
+static void hold_closed_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int got;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		got = open("/dev/null", O_RDONLY);
+		if (got >= 0 && got != fd)
+			close(got);	/* a lower one was free: taken above */
+	}
+}
+
 int main(int argc, char **argv)
 {
+	hold_closed_std_fds();
 	/*
 	 * A write to a closed pipe is an EPIPE error, handled like any other
 	 * (temporary files removed, tracing state restored), not a death.
