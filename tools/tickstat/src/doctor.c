@@ -128,7 +128,9 @@ static int parse(int argc, char **argv, struct doctor_opts *o)
 			o->junit = optarg;
 			break;
 		default:
-			if (optopt >= OPT_ROOT)
+			if (optopt >= OPT_ROOT && ts_opt_given_value(argv[optind - 1]))
+				err_msg("--%s takes no value\n", doctor_options[optopt - OPT_ROOT].name);
+			else if (optopt >= OPT_ROOT)
 				err_msg("--%s needs a value\n", doctor_options[optopt - OPT_ROOT].name);
 			else
 				err_msg("unknown option '%s'; try 'tickstat doctor --help'\n",

@@ -453,3 +453,13 @@ int ts_pidmap_insert(struct ts_pidmap *m, int pid, int *added)
 	*added = 1;
 	return m->slot[s].idx;
 }
+
+/*
+ * ts_opt_given_value - getopt_long() refused arg, a long option: was it
+ * given a value ("--quiet=1"), where it takes none?  (getopt sets optopt
+ * alike for that and for a missing value.)
+ */
+int ts_opt_given_value(const char *arg)
+{
+	return arg && !strncmp(arg, "--", 2) && strchr(arg, '=');
+}

@@ -36,6 +36,7 @@ struct ts_cpuset {
 #define TS_CPUSET_TEXT_MAX	4096
 
 int ts_cpuset_parse(struct ts_cpuset *set, const char *list);
+int ts_opt_given_value(const char *arg);
 size_t ts_cpuset_format(const struct ts_cpuset *set, char *buf, size_t len);
 int ts_cpuset_format_from(const struct ts_cpuset *set, int from, char *buf, size_t len);
 int ts_cpuset_has(const struct ts_cpuset *set, int cpu);
