@@ -303,6 +303,8 @@ static int check_marks(struct reading *r)
 		return fail(r, "corrupt recording: a tickstat mark does not parse");
 	if (!r->s.done)
 		return fail(r, "unfinished recording: no end marks (was the recorder killed?)");
+	if (!r->s.end_ns)
+		return fail(r, "corrupt recording: its end mark has no end_ns (the window's end)");
 	for (int i = 0; i < r->df.nr_cpus; i++) {
 		int cpu = r->df.cpus[i].cpu, end = cpu == r->s.end_cpu;
 		const struct cpu_read *c = &r->cpu[cpu];
