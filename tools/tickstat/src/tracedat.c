@@ -34,6 +34,7 @@ struct cpu_read {
 	uint64_t pages_before_end;	/* the end marks' CPU: pages before them */
 	struct ts_sum sum_before_end;
 	int saw_end;
+	uint64_t bad_pages;		/* that failed their checks: records uncounted */
 };
 
 struct reading {
@@ -253,7 +254,7 @@ static int analyse_page(struct reading *r, int i, int n)
 {
 	int cpu = r->df.cpus[i].cpu;
 	struct cpu_read *c = &r->cpu[cpu];
-	uint64_t records = r->s.records;
+	uint64_t records = r->s.records, bad = r->an->bad_pages;
 	int had_end = r->s.end_cpu >= 0;
 
 	r->s.where = (struct ts_page_where){
@@ -268,6 +269,7 @@ static int analyse_page(struct reading *r, int i, int n)
 		return fail(r, r->s.err);
 	if (!had_end && r->s.end_cpu >= 0)
 		c->saw_end = 1;
+	c->bad_pages += r->an->bad_pages - bad;
 	c->pages++;
 	/* only a recording's pages are checked: trace-cmd's go unsummed */
 	if (r->s.have_start)
@@ -375,7 +377,9 @@ static void account_unrecorded(struct reading *r)
 		uint64_t missing = saved[cpu] - c->records;
 		uint64_t from = c->last_ts ? c->last_ts : r->an->win_start;
 
-		if (saved[cpu] <= c->records || ts_analysis_lost_after(r->an, cpu, from, missing) != 1)
+		/* a bad page's records are not counted: its gap says the loss */
+		if (c->bad_pages || saved[cpu] <= c->records ||
+		    ts_analysis_lost_after(r->an, cpu, from, missing) != 1)
 			continue;
 		fprintf(stderr, "tickstat: %s: CPU %d: trace-cmd stopped before writing its last %"
 			PRIu64 " events: counted as lost\n", r->path, cpu, missing);
