@@ -1377,10 +1377,20 @@ static void on_dependency(struct ts_analysis *an, const struct ts_event *ev)
 	int cpu = ev->cpu;
 	struct ts_culprit *k;
 
-	if (ev->dep.scope == TS_SCOPE_GLOBAL)
+	if (ev->dep.scope == TS_SCOPE_GLOBAL) {
 		cpu = -1;
-	else if (ev->dep.scope == TS_SCOPE_CPU)
+	} else if (ev->dep.scope == TS_SCOPE_CPU) {
+		/* no CPU: a damaged record, not a dependency of every CPU */
+		if (ev->dep.target < 0 || ev->dep.target >= TS_MAX_CPUS) {
+			struct ts_cpu *c = cpu_state(an, ev->cpu);
+
+			an->bad_records++;
+			if (c)
+				c->lost_events++;
+			return;
+		}
 		cpu = ev->dep.target;
+	}
 	if (bit == 2 && ev->dep.scope == TS_SCOPE_CPU)
 		sched_stretch(an, ev);
 	for (int i = 0; i < an->nr_culprits; i++) {

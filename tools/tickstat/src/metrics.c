@@ -123,10 +123,11 @@ static int by_culprit(const void *a, const void *b, void *ctx)
 		return x->bit < y->bit ? -1 : 1;
 	if (x->scope != y->scope)
 		return x->scope - y->scope;
+	/* as the file says them: a difference could overflow */
 	if (x->target != y->target)
-		return x->target - y->target;
+		return x->target < y->target ? -1 : 1;
 	if (x->sched != y->sched)
-		return x->sched - y->sched;
+		return x->sched < y->sched ? -1 : 1;
 	if (x->pid != y->pid)
 		return x->pid - y->pid;
 	if (x->caller != y->caller)
