@@ -130,7 +130,7 @@ TOOL_TESTS := host/analysis-owner host/bad-outputs host/check-gate host/completi
 	host/diagnosis-rules host/doctor host/doctor-recording host/manpages host/monitor-service \
 	host/monitor-unit host/perf-rotation host/vector-armers host/prometheus-rules host/runner-scan host/tickplot \
 	host/tickstat-fuzz host/tickstat-unit host/doc-examples host/scenario-names host/runner-retry \
-	host/quota-marks host/page-sums host/tick-cpus
+	host/quota-marks host/page-sums host/tick-cpus host/range-agreement
 # stage1-test NAME PATTERNS: run these tests into $(CHECK)/NAME.tap; a
 # failure is counted at the end, and the builds go on
 stage1-test = tests/run-tests $(2) >$(CHECK)/$(1).tap 2>&1 || true

@@ -2061,22 +2061,33 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 	if (!c)
 		return -1;
 	/*
-	 * Past the range: the CPU's part of the report is complete.  A loss
-	 * is stamped with the first event after its gap, and the gap began
-	 * after the CPU's last event, inside the range: from there to the
-	 * range's end the CPU is unknown, and the events lost may be in it.
+	 * Past the range: the CPU's part of the report is complete, but for
+	 * what its first events after the range say of the time since the
+	 * window start, which holds inside the range too: they are read
+	 * until one tells (after a failed decision, the event after it).
+	 * A loss is stamped with the first event after its gap, and the gap
+	 * began after the CPU's last event: inside the range, unless an
+	 * event after the range came first.  From there to the range's end
+	 * the CPU is unknown, and the events lost may be in it.
 	 */
 	if (an->range_end && ev->ts >= an->range_end) {
-		if (ev->kind == TS_EV_LOST && !c->cut) {
+		if (c->cut || ev->kind == TS_EV_CAUSE)
+			return 0;
+		if (ev->kind == TS_EV_LOST) {
 			struct ts_event in = *ev;
 
 			in.ts = an->range_end - 1;
-			if (ts_analysis_apply(an, &in))
+			if (!c->past_range && ts_analysis_apply(an, &in))
 				return -1;
-		}
-		if (c->open_failed && !c->cut)
+		} else if (c->open_failed) {
 			settle_tick(an, c, ev->kind == TS_EV_TICK_RESTART ? TS_TICK_STOPPED :
 				    TS_TICK_RUNNING);
+		} else {
+			c->past_range = 1;
+			settle_start(an, c, ev);
+			if (c->open_failed || c->tick_open)
+				return 0;
+		}
 		close_cpu(an, c, an->range_end);
 		return 0;
 	}
