@@ -168,6 +168,7 @@ struct forbid_eval {
 	char hider[32];
 	const char *blind;			/* why the data cannot show it, or NULL */
 	int unsure;				/* and what was charged to it is a guess */
+	int never_checked;			/* blind: a dependency outside nohz_full */
 };
 
 static int held(const struct ts_reason *r)
@@ -267,8 +268,10 @@ static void forbid_eval(const struct ts_analysis *an, const struct ts_cpu *c,
 	}
 	if (spec->retain >= 0)
 		e->blind = retain_blind(an, c, spec);
-	if (!e->blind && spec->dep >= 0)
+	if (!e->blind && spec->dep >= 0) {
 		e->blind = dep_blind(c);
+		e->never_checked = !!e->blind;
+	}
 	if (!e->blind && spec->none >= 0)
 		e->blind = none_blind(an, c, spec, &e->unsure);
 }
@@ -308,7 +311,7 @@ static int forbid_one(const struct ts_analysis *an, const struct ts_cpu *c,
 	 * known (--max-unknown judges that).
 	 */
 	it->may_have = st == TS_NOT_APPLICABLE && (e.unsure || e.unknown_scope_ns || e.hiding ||
-						    (e.blind && !dep_blind(c)));
+						    (e.blind && !e.never_checked));
 	if (st != TS_NOT_APPLICABLE)
 		DETAIL(it, "%s: held the tick %.6f s in %llu decisions", f->text, e.held_ns / 1e9,
 		       (unsigned long long)e.decisions);
@@ -429,7 +432,8 @@ static void find_unevaluated(struct ts_verdict *v)
 			else
 				evaluated++;
 		}
-		if (evaluated && v->items[k].may_have) {
+		/* a FAIL elsewhere stands: only a pass needs every CPU */
+		if (evaluated && v->items[k].may_have && !v->failed) {
 			na = &v->items[k];
 			snprintf(v->error, sizeof(v->error),
 				 "%s could not be evaluated on CPU %d, where it may have held the tick: %s",

@@ -128,8 +128,10 @@ static int parse(int argc, char **argv, struct doctor_opts *o)
 			o->junit = optarg;
 			break;
 		default:
-			if (optopt >= OPT_ROOT && ts_opt_given_value(argv[optind - 1]))
-				err_msg("--%s takes no value\n", doctor_options[optopt - OPT_ROOT].name);
+			if (optopt >= OPT_ROOT && !doctor_options[optopt - OPT_ROOT].has_arg &&
+			    ts_opt_given_value(argv[optind - 1]))
+				err_msg("--%s takes no value\n",
+					doctor_options[optopt - OPT_ROOT].name);
 			else if (optopt >= OPT_ROOT)
 				err_msg("--%s needs a value\n", doctor_options[optopt - OPT_ROOT].name);
 			else

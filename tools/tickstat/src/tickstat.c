@@ -636,13 +636,16 @@ static int parse_opts(int argc, char **argv, struct cmd_opts *o, const char * co
 		int id = opt >= 256 ? opt - 256 : id_of_short(opt);
 
 		if (opt == '?' || id < 0) {
-			if (optopt && ts_opt_given_value(argv[optind - 1]))
+			if (optopt >= 256 && !opt_specs[optopt - 256].has_arg &&
+			    ts_opt_given_value(argv[optind - 1]))
 				err_msg("%.*s takes no value\n",
 					(int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
 			else if (optopt && id_of_short(optopt) >= 0)
 				err_msg("%s needs a value\n", opt_name(id_of_short(optopt), 1));
 			else if (optopt >= 256)
 				err_msg("%s needs a value\n", opt_name(optopt - 256, 0));
+			else if (optopt)	/* a letter, maybe inside a cluster */
+				err_msg("unknown option '-%c'\n", optopt);
 			else
 				err_msg("unknown option '%s'\n", argv[optind - 1]);
 			fprintf(stderr, "Try 'tickstat %s --help'.\n", argv[0]);

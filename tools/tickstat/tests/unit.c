@@ -2236,11 +2236,23 @@ static void test_check_forbid_stock(void)
 	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid POSIX_TIMER"), TS_PASS);
 	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid UNREPORTED"), TS_PASS);
 	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid TIMER_DUE"), TS_NOT_APPLICABLE);
+	/*
+	 * SCHED failed: what may be hidden elsewhere does not void it; an
+	 * item N/A on every CPU (TIMER_DUE) still does
+	 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--forbid TIMER_DUE could not be evaluated on any"));
+	ts_verdict_free(&v);
 	/* SCHED@CPU may have held CPU 1's tick unseen: no verdict, though CPU 2 passed */
+	forbid_run("SCHED@CPU", &v);
 	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--forbid SCHED@CPU could not be evaluated on CPU 1,"));
 	ts_verdict_free(&v);
 	forbid_run("POSIX_TIMER", &v);
 	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--forbid POSIX_TIMER could not be evaluated on CPU 1,"));
+	ts_verdict_free(&v);
+	/* a FAIL stands beside what may have been hidden elsewhere */
+	forbid_run("SCHED,POSIX_TIMER", &v);
+	CU_ASSERT_EQUAL(v.failed, 1);
+	CU_ASSERT_STRING_EQUAL(v.error, "");
 	ts_verdict_free(&v);
 	/* TIMER_DUE is N/A everywhere: no verdict */
 	forbid_run("TIMER_DUE", &v);
@@ -2299,6 +2311,15 @@ static void test_check_forbid_probes(void)
 	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid TIMER_DUE"), TS_NOT_APPLICABLE);
 	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid SOFTIRQ"), TS_NOT_APPLICABLE);
 	CU_ASSERT_EQUAL(status_of(&v, 2, "--forbid IDLE_REFUSED"), TS_FAIL);
+	ts_verdict_free(&v);
+	/*
+	 * A retain reason the probes could not tell on a housekeeping CPU
+	 * (the idle loop keeps its tick there too) is no pass beside a pass
+	 */
+	an.cpus[2]->nohz_full = 0;
+	forbid_run("SOFTIRQ", &v);
+	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid SOFTIRQ"), TS_PASS);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--forbid SOFTIRQ could not be evaluated on CPU 2,"));
 	ts_verdict_free(&v);
 	ts_analysis_free(&an);
 }
