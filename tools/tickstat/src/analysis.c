@@ -453,6 +453,10 @@ int ts_analysis_bad_page(struct ts_analysis *an, int cpu)
 	struct ts_event ev = { .kind = TS_EV_LOST, .cpu = cpu, .ts = c ? c->last_ts : 0,
 			       .lost.open_end = 1 };
 
+	/* its gap came after an event past the range: stamped there */
+	if (c && c->past_range)
+		ev.ts = an->range_end;
+
 	an->bad_pages++;
 	return ts_analysis_event(an, &ev);
 }
@@ -1428,6 +1432,9 @@ found:
 static void on_lost(struct ts_analysis *an, struct ts_cpu *c,
 		    const struct ts_event *ev)
 {
+	/* a bad page's gap, from before the range: its end tells (gap_pending) */
+	if (!an->counting && ev->lost.open_end)
+		c->gap_pending = 1;
 	if (an->counting) {
 		if (ev->lost.count)
 			c->lost_events += ev->lost.count;
@@ -1456,6 +1463,9 @@ static void close_cpu(struct ts_analysis *an, struct ts_cpu *c, uint64_t end)
 	if (c->cut)
 		return;
 	an->counting = 1;
+	if (c->gap_pending)	/* a bad page's gap ran to the end: into the range */
+		c->lost_unknown++;
+	c->gap_pending = 0;
 	/* no restart followed a failed decision: the tick was running */
 	if (c->open_failed)
 		settle_tick(an, c, TS_TICK_RUNNING);
@@ -2036,7 +2046,7 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 	struct ts_cpu *c;
 	int after_failure, pid;
 
-	an->counting = in_range(an, ev->ts) || (ev->kind == TS_EV_LOST && ev->lost.open_end);
+	an->counting = in_range(an, ev->ts);
 	if (ev->kind == TS_EV_DEP_CHECK) {
 		c = cpu_state(an, ev->cpu);
 		if (!c)
@@ -2060,6 +2070,12 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 	c = cpu_state(an, ev->cpu);
 	if (!c)
 		return -1;
+	/* a bad page's gap before the range ends here: did it reach into it? */
+	if (c->gap_pending && ev->ts >= an->range_start) {
+		c->gap_pending = 0;
+		c->lost_unknown++;
+	}
+	c->gap_pending = 0;
 	/*
 	 * Past the range: the CPU's part of the report is complete, but for
 	 * what its first events after the range say of the time since the
@@ -2073,11 +2089,13 @@ int ts_analysis_apply(struct ts_analysis *an, const struct ts_event *ev)
 	if (an->range_end && ev->ts >= an->range_end) {
 		if (c->cut || ev->kind == TS_EV_CAUSE)
 			return 0;
-		if (ev->kind == TS_EV_LOST) {
+		if (ev->kind == TS_EV_LOST && c->past_range) {
+			settle_start(an, c, ev);	/* after the range: the start falls back */
+		} else if (ev->kind == TS_EV_LOST) {
 			struct ts_event in = *ev;
 
 			in.ts = an->range_end - 1;
-			if (!c->past_range && ts_analysis_apply(an, &in))
+			if (ts_analysis_apply(an, &in))
 				return -1;
 		} else if (c->open_failed) {
 			settle_tick(an, c, ev->kind == TS_EV_TICK_RESTART ? TS_TICK_STOPPED :

@@ -267,6 +267,7 @@ struct ts_cpu {
 	int started;			/* any event processed */
 	int cut;			/* past the end of the time range */
 	int past_range;			/* an event after the range, the start still open */
+	int gap_pending;		/* a bad page's gap from before the range */
 	/*
 	 * The start: until an event tells a part of the state since the window
 	 * start, the part is open and holds its value from the snapshot (or

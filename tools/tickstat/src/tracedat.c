@@ -377,9 +377,18 @@ static void account_unrecorded(struct reading *r)
 		uint64_t missing = saved[cpu] - c->records;
 		uint64_t from = c->last_ts ? c->last_ts : r->an->win_start;
 
-		/* a bad page's records are not counted: its gap says the loss */
-		if (c->bad_pages || saved[cpu] <= c->records ||
-		    ts_analysis_lost_after(r->an, cpu, from, missing) != 1)
+		if (saved[cpu] <= c->records)
+			continue;
+		/*
+		 * A bad page's records are not counted, and its gap says its
+		 * loss: whether trace-cmd also stopped early is unknown, so
+		 * the CPU's end is a gap of unknown size.
+		 */
+		if (c->bad_pages) {
+			ts_analysis_lost_after(r->an, cpu, from, 0);
+			continue;
+		}
+		if (ts_analysis_lost_after(r->an, cpu, from, missing) != 1)
 			continue;
 		fprintf(stderr, "tickstat: %s: CPU %d: trace-cmd stopped before writing its last %"
 			PRIu64 " events: counted as lost\n", r->path, cpu, missing);

@@ -1217,6 +1217,44 @@ static void test_lost_range_edges(void)
 	CU_ASSERT_EQUAL(m.unknown_ns, 100 * MS);
 	CU_ASSERT_EQUAL(m.stopped_ns, 100 * MS);
 	ts_analysis_free(&an);
+
+	/*
+	 * A bad page's gap that ended before the range (CPU 1) is not
+	 * counted; one after an event past the range (CPU 2) neither, and
+	 * the start falls back as in the whole report; a loss after a failed
+	 * decision past the range (CPU 3) leaves the start to the fallback
+	 * (no snapshot: unknown), as the whole report does.
+	 */
+	stream_start(0, 1, 0);
+	an.range_start = 200 * MS;
+	an.range_end = 400 * MS;
+	switch_to(1, 0, 100, NULL);
+	stop_ok(1, 100 * MS);
+	ts_analysis_bad_page(&an, 1);
+	stop_ok(1, 150 * MS);
+	switch_to(2, 0, 200, NULL);
+	tick(2, 500 * MS);
+	ts_analysis_bad_page(&an, 2);
+	stop_ok(2, 600 * MS);
+	switch_to(3, 0, 300, NULL);
+	stop_sched(3, 500 * MS);
+	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 3, .ts = 600 * MS,
+				 .lost = { .count = 3, .missed = 1 } });
+	ts_analysis_finish(&an, 1 * S);
+	c = an.cpus[1];
+	ts_metrics_of(&an, c, &m);
+	CU_ASSERT_EQUAL(c->lost_unknown, 0);
+	CU_ASSERT_EQUAL(m.stopped_ns, 200 * MS);
+	c = an.cpus[2];
+	ts_metrics_of(&an, c, &m);
+	CU_ASSERT_EQUAL(c->lost_unknown, 0);
+	CU_ASSERT_EQUAL(m.unknown_ns, 200 * MS);	/* the gap let nothing tell the start */
+	c = an.cpus[3];
+	ts_metrics_of(&an, c, &m);
+	CU_ASSERT_EQUAL(c->lost_events, 0);
+	CU_ASSERT_EQUAL(m.running_ns, 0);
+	CU_ASSERT_EQUAL(m.unknown_ns, 200 * MS);
+	ts_analysis_free(&an);
 }
 
 /*
