@@ -2282,10 +2282,12 @@ static void test_check_forbid_stock(void)
 	ts_verdict_free(&v);
 	/* SCHED@CPU may have held CPU 1's tick unseen: no verdict, though CPU 2 passed */
 	forbid_run("SCHED@CPU", &v);
-	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--forbid SCHED@CPU could not be evaluated on CPU 1,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error,
+					"--forbid SCHED@CPU could not be evaluated on CPU 1,"));
 	ts_verdict_free(&v);
 	forbid_run("POSIX_TIMER", &v);
-	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--forbid POSIX_TIMER could not be evaluated on CPU 1,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error,
+					"--forbid POSIX_TIMER could not be evaluated on CPU 1,"));
 	ts_verdict_free(&v);
 	/* a FAIL stands beside what may have been hidden elsewhere */
 	forbid_run("SCHED,POSIX_TIMER", &v);
@@ -2357,7 +2359,8 @@ static void test_check_forbid_probes(void)
 	an.cpus[2]->nohz_full = 0;
 	forbid_run("SOFTIRQ", &v);
 	CU_ASSERT_EQUAL(status_of(&v, 1, "--forbid SOFTIRQ"), TS_PASS);
-	CU_ASSERT_PTR_NOT_NULL(strstr(v.error, "--forbid SOFTIRQ could not be evaluated on CPU 2,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.error,
+					"--forbid SOFTIRQ could not be evaluated on CPU 2,"));
 	ts_verdict_free(&v);
 	ts_analysis_free(&an);
 }
