@@ -261,12 +261,17 @@ def check_diagnosis(s: Scenario) -> None:
     # the 1% a tickless CPU may tick), 0.1% another time; lone-task's
     # spinner 1.1% once on Debian's 6.12-rt, on a loaded host.  SCHED is
     # then right only as the fair server's.
-    fair_sched = s.name in ("causes", "lone-task") and s.fair_server.get(1)
-    if fair_sched:
-        want[1] = want[1] + ("SCHED",)
-        d = s.cpu(1)["diagnosis"]
+    # The same under rcu's and rcu-exp's lone task on CPU 2: the fair
+    # server's SCHED and RCU held the tick together, SCHED 0.25 ms longer
+    # of 577 ms once (debian-6.12 with the probes, a make check on
+    # 2026-12-07); rcu_held() still wants RCU's own time.
+    fair_cpu = 1 if s.name in ("causes", "lone-task") else \
+        2 if s.name in ("rcu", "rcu-exp") else None
+    if fair_cpu is not None and s.fair_server.get(fair_cpu) and fair_cpu in want:
+        want[fair_cpu] = want[fair_cpu] + ("SCHED",)
+        d = s.cpu(fair_cpu)["diagnosis"]
         if d["cause"] == "SCHED":
-            s.expect("CPU1 diagnosis SCHED: the fair server",
+            s.expect(f"CPU{fair_cpu} diagnosis SCHED: the fair server",
                      d["cookbook"].endswith("#fair-server"), "fair-server", d["line"])
     if s.name == "cpu-quota" and (s.dir / "cpu.max").read_text().split()[0] != "no":
         want = {1: ("SCHED",) if s.release >= (6, 6) else TICKLESS}
