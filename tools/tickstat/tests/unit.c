@@ -1154,13 +1154,22 @@ static void test_lost_events(void)
  * From the CPU's last event to the range's end the state is unknown, and
  * the events lost count; not so for a CPU whose last event came after.
  */
+/* a patched kernel's stream read over [from, to), CPU 1 stopped from 100 ms (to > 100 ms) */
+static void range_stream(uint64_t from, uint64_t to)
+{
+	stream_start(0, 1, 0);
+	an.range_start = from;
+	an.range_end = to;
+	switch_to(1, 0, 100, NULL);
+	stop_ok(1, 100 * MS);
+}
+
 static void test_lost_range_edges(void)
 {
 	struct ts_metrics m;
 	struct ts_cpu *c;
 
-	stream_start(0, 1, 0);
-	an.range_end = 400 * MS;
+	range_stream(0, 400 * MS);
 	switch_to(3, 0, 100, NULL);
 	stop_ok(3, 100 * MS);
 	switch_to(2, 0, 200, NULL);
@@ -1192,11 +1201,7 @@ static void test_lost_range_edges(void)
 	 * until an event tells, and is not counted (CPU 1); a bad page's gap
 	 * has no known end, so it is (CPU 2).
 	 */
-	stream_start(0, 1, 0);
-	an.range_start = 200 * MS;
-	an.range_end = 400 * MS;
-	switch_to(1, 0, 100, NULL);
-	stop_ok(1, 100 * MS);
+	range_stream(200 * MS, 400 * MS);
 	feed(&(struct ts_event){ .kind = TS_EV_LOST, .cpu = 1, .ts = 150 * MS,
 				 .lost = { .count = 5, .missed = 1 } });
 	stop_ok(1, 250 * MS);
@@ -1225,11 +1230,7 @@ static void test_lost_range_edges(void)
 	 * decision past the range (CPU 3) leaves the start to the fallback
 	 * (no snapshot: unknown), as the whole report does.
 	 */
-	stream_start(0, 1, 0);
-	an.range_start = 200 * MS;
-	an.range_end = 400 * MS;
-	switch_to(1, 0, 100, NULL);
-	stop_ok(1, 100 * MS);
+	range_stream(200 * MS, 400 * MS);
 	ts_analysis_bad_page(&an, 1);
 	stop_ok(1, 150 * MS);
 	switch_to(2, 0, 200, NULL);
